@@ -1,0 +1,67 @@
+"""
+bendolib: the rules of Bendominoes (curved dominoes) and classic domino games.
+
+Immutable states, pure ``legal_moves`` / ``apply``, and pluggable rule sets::
+
+    import bendolib
+    state = bendolib.new_game(bendolib.rules.get("basic"), players=2, seed=7)
+    while not state.is_game_over:
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+"""
+
+from bendolib import rules
+from bendolib.blocking import Block, EndStatus, classify_ends
+from bendolib.engine import apply, legal_moves, new_game
+from bendolib.errors import (
+    BendolibError,
+    IllegalMoveError,
+    ParseError,
+    RuleSetError,
+    UnknownRuleSetError,
+)
+from bendolib.geometry import Board, End, Placement, Position
+from bendolib.moves import DRAW, NEXT_ROUND, PASS, Draw, Move, NextRound, Pass, Place
+from bendolib.notation import parse_move
+from bendolib.rules import RuleSet
+from bendolib.state import GameState, RoundResult, Turn
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile, TileSet
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DRAW",
+    "LEFT",
+    "NEXT_ROUND",
+    "PASS",
+    "RIGHT",
+    "STRAIGHT",
+    "BendolibError",
+    "Block",
+    "Board",
+    "Draw",
+    "End",
+    "EndStatus",
+    "GameState",
+    "IllegalMoveError",
+    "Move",
+    "NextRound",
+    "ParseError",
+    "Pass",
+    "Place",
+    "Placement",
+    "Position",
+    "RoundResult",
+    "RuleSet",
+    "RuleSetError",
+    "Tile",
+    "TileSet",
+    "Turn",
+    "UnknownRuleSetError",
+    "__version__",
+    "apply",
+    "classify_ends",
+    "legal_moves",
+    "new_game",
+    "parse_move",
+    "rules",
+]

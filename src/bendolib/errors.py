@@ -1,0 +1,50 @@
+"""The exceptions bendolib raises; every one derives from :class:`BendolibError`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BendolibError(Exception):
+    """Base class of every error raised by bendolib."""
+
+
+class IllegalMoveError(BendolibError, ValueError):
+    """
+    A move that is not legal in the given state.
+
+    ``move`` is the offending move, ``reason`` says why, ``legal`` lists what would
+    have been legal.
+    """
+
+    def __init__(self, move: Any, reason: str, legal: tuple[Any, ...] = ()) -> None:
+        self.move = move
+        self.reason = reason
+        self.legal = legal
+        shown = ", ".join(str(m) for m in legal[:12])
+        if len(legal) > 12:
+            shown += f", ... ({len(legal)} in all)"
+        super().__init__(f"illegal move {str(move)!r}: {reason}; legal: [{shown}]")
+
+
+class ParseError(BendolibError, ValueError):
+    """
+    Malformed notation, position text, record or parameter.
+
+    ``text`` is the input, ``position`` the offset (or move number) where it went wrong.
+    """
+
+    def __init__(self, message: str, text: str = "", position: int | None = None) -> None:
+        self.text = text
+        self.position = position
+        where = f" at position {position}" if position is not None else ""
+        shown = f" in {text!r}" if text else ""
+        super().__init__(f"{message}{where}{shown}")
+
+
+class RuleSetError(BendolibError, ValueError):
+    """A rule set or parameter that is invalid (bad player count, bad hand size...)."""
+
+
+class UnknownRuleSetError(BendolibError, LookupError):
+    """A rule-set name that is not registered."""

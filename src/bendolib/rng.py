@@ -1,0 +1,68 @@
+"""
+A small deterministic random generator, identical on every platform and Python.
+
+bendolib does not use :mod:`random` for dealing, because its algorithms are not
+guaranteed to stay the same across Python versions.  SplitMix64 is tiny, fast and
+fully specified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+_T = TypeVar("_T")
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix64(value: int) -> int:
+    """SplitMix64's finaliser: a bijective scramble of a 64-bit integer."""
+    z = value & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def derive_seed(seed: int, *labels: int) -> int:
+    """A 64-bit seed derived from ``seed`` and integer labels (round number...)."""
+    value = mix64(seed & _MASK)
+    for label in labels:
+        value = mix64(value ^ ((label + 1) * _GOLDEN & _MASK))
+    return value
+
+
+class SplitMix64:
+    """SplitMix64 generator with unbiased integer draws and Fisher-Yates shuffles."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = seed & _MASK
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self._state = (self._state + _GOLDEN) & _MASK
+        return mix64(self._state)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``range(bound)`` (rejection sampling, no bias)."""
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % bound
+
+    def shuffled(self, items: Sequence[_T]) -> tuple[_T, ...]:
+        """A shuffled copy of ``items`` (Fisher-Yates from the end)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    def choice(self, items: Sequence[_T]) -> _T:
+        """One element of a non-empty sequence, uniformly."""
+        return items[self.below(len(items))]

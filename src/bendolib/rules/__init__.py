@@ -1,0 +1,73 @@
+"""Rule sets: the policies, the variants composed from them, and a registry by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bendolib.errors import UnknownRuleSetError
+from bendolib.rules.bendomino import BASIC
+from bendolib.rules.dealing import Deal
+from bendolib.rules.drawing import DrawPolicy
+from bendolib.rules.match import Match
+from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.scoring import (
+    EndsMultiple,
+    FinishingOrder,
+    HighestPlayScore,
+    PlayScoring,
+    RoundOutcome,
+    RoundScore,
+    RoundScoring,
+    WinnerTakesPips,
+)
+from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision, StartPolicy
+
+_REGISTRY: dict[str, RuleSet] = {}
+
+
+def register(rules: RuleSet, *, replace: bool = False) -> RuleSet:
+    """Make ``rules`` available by its name; a name is registered once unless ``replace``."""
+    if rules.name in _REGISTRY and not replace:
+        raise ValueError(f"a rule set named {rules.name!r} is already registered")
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def get(name: str, **params: Any) -> RuleSet:
+    """The rule set registered as ``name``, with optional parameters changed."""
+    try:
+        rules = _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownRuleSetError(f"unknown rule set {name!r}; known: {known}") from None
+    return rules.configure(**params) if params else rules
+
+
+def names() -> tuple[str, ...]:
+    """The registered rule-set names, in registration order."""
+    return tuple(_REGISTRY)
+
+
+register(BASIC)
+
+__all__ = [
+    "Deal",
+    "DrawPolicy",
+    "EndsMultiple",
+    "FinishingOrder",
+    "HighestDouble",
+    "HighestPlayScore",
+    "HolderOf",
+    "Match",
+    "PlayScoring",
+    "RoundOutcome",
+    "RoundScore",
+    "RoundScoring",
+    "RuleSet",
+    "StartDecision",
+    "StartPolicy",
+    "WinnerTakesPips",
+    "get",
+    "names",
+    "register",
+]

@@ -1,0 +1,49 @@
+"""Drawing policy: when a player may or must draw, how many, and what follows."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from bendolib.errors import RuleSetError
+
+WhenStuck = Literal["never", "once", "until_fits"]
+
+
+@attrs.frozen
+class DrawPolicy:
+    """
+    When and how tiles are drawn from the stock.
+
+    * ``when_stuck``: what a player without a fitting tile does: ``"never"`` (pass),
+      ``"once"`` (draw one batch, then play a drawn tile if allowed or the turn ends)
+      or ``"until_fits"`` (keep drawing until a drawn tile fits or the stock is empty).
+    * ``voluntary``: a player may draw even with a fitting tile (and then pass).
+    * ``must_play``: a drawn tile that fits must be played (no passing).
+    * ``batch``: tiles taken by one draw (house rule: draw 2 or 3 at once).
+    * ``max_per_turn``: most tiles one player may draw in a turn (house rule).
+
+    After drawing, only tiles drawn in this turn may be placed.
+    """
+
+    when_stuck: WhenStuck = "once"
+    voluntary: bool = True
+    must_play: bool = False
+    batch: int = 1
+    max_per_turn: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.when_stuck not in ("never", "once", "until_fits"):
+            raise RuleSetError(f"unknown when_stuck {self.when_stuck!r}")
+        if self.batch < 1:
+            raise RuleSetError("batch must be at least 1")
+        if self.max_per_turn is not None and self.max_per_turn < 1:
+            raise RuleSetError("max_per_turn must be at least 1 (or None)")
+        if self.when_stuck == "never" and self.voluntary:
+            raise RuleSetError("voluntary draws need a rule that draws")
+
+    @property
+    def draws(self) -> bool:
+        """True if the stock is ever drawn from."""
+        return self.when_stuck != "never"

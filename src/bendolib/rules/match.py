@@ -1,0 +1,53 @@
+"""Match policy: the target score, the sides that score together, and who wins."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from bendolib.errors import RuleSetError
+
+
+def _freeze_teams(teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...], ...] | None:
+    if teams is None:
+        return None
+    return tuple(tuple(int(s) for s in team) for team in teams)
+
+
+@attrs.frozen
+class Match:
+    """
+    Rounds are played until a side reaches ``target``.
+
+    ``teams`` lists the seats of each team (partners), or ``None`` when everyone
+    plays alone.  When several sides reach the target in the same round the highest
+    total wins; a tie for highest plays another round.
+    """
+
+    target: int = 100
+    teams: tuple[tuple[int, ...], ...] | None = attrs.field(default=None, converter=_freeze_teams)
+
+    def __attrs_post_init__(self) -> None:
+        if self.target < 1:
+            raise RuleSetError(f"target must be positive, not {self.target}")
+        if self.teams is not None:
+            seats = sorted(s for team in self.teams for s in team)
+            if seats != list(range(len(seats))) or len(self.teams) < 2:
+                raise RuleSetError(f"teams must split seats 0..n-1 into sides: {self.teams}")
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The scoring sides for ``players`` seats."""
+        if self.teams is None:
+            return tuple((s,) for s in range(players))
+        if sum(len(t) for t in self.teams) != players:
+            raise RuleSetError(f"the teams {self.teams} need {players} players")
+        return self.teams
+
+    def winner(self, side_scores: Sequence[int]) -> int | None:
+        """The winning side, or ``None`` while the match goes on."""
+        best = max(side_scores)
+        if best < self.target:
+            return None
+        leaders = [i for i, s in enumerate(side_scores) if s == best]
+        return leaders[0] if len(leaders) == 1 else None

@@ -1,0 +1,103 @@
+"""Starting policies: who begins a round, and with which tile."""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+import attrs
+
+from bendolib.errors import RuleSetError
+from bendolib.tiles import TileSet, indices
+
+
+@attrs.frozen
+class StartDecision:
+    """
+    The round's first player, and the tile it must open with (-1: free play).
+
+    ``redeal`` asks for a fresh shuffle instead (no qualifying tile was dealt).
+    """
+
+    player: int = 0
+    opening: int = -1
+    redeal: bool = False
+
+
+class StartPolicy(Protocol):
+    """Chooses the round's first player from the dealt hands (tile-index bitmasks)."""
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        """The start of a round with these hands."""
+        ...
+
+
+def _highest(tileset: TileSet, mask: int) -> int:
+    """Index of the highest tile in ``mask``: most points, then the higher top face."""
+    best = -1
+    best_key = (-1, -1)
+    for i in indices(mask):
+        tile = tileset.tiles[i]
+        key = (tile.points, max(tile.a, tile.b))
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def _holder(hands: tuple[int, ...], index: int) -> int:
+    for player, hand in enumerate(hands):
+        if hand >> index & 1:
+            return player
+    return -1
+
+
+@attrs.frozen
+class HighestDouble:
+    """
+    The holder of the highest double starts (and opens with it).
+
+    ``no_double``: with no double in any hand, the holder of the highest tile
+    (most pips, then the higher top number) starts (``"highest_tile"``), or the
+    tiles are shuffled and dealt again (``"redeal"``).  ``opens``: the starter must
+    lay that tile as the first move; when False the starter plays freely (the table
+    was opened by the deal, as in All Five).
+    """
+
+    no_double: Literal["highest_tile", "redeal"] = "highest_tile"
+    opens: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        if self.no_double not in ("highest_tile", "redeal"):
+            raise RuleSetError(f"unknown no_double {self.no_double!r}")
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        """Holder of the highest double (or of the highest tile)."""
+        dealt = 0
+        for hand in hands:
+            dealt |= hand
+        tile = _highest(tileset, dealt & tileset.doubles_mask)
+        if tile < 0:
+            if self.no_double == "redeal":
+                return StartDecision(redeal=True)
+            tile = _highest(tileset, dealt)
+        return StartDecision(_holder(hands, tile), tile if self.opens else -1)
+
+
+@attrs.frozen
+class HolderOf:
+    """
+    The holder of one named tile (e.g. 6-6) starts with it; if nobody holds it,
+    the ``fallback`` policy decides.
+    """
+
+    a: int = 6
+    b: int = 6
+    fallback: HighestDouble = HighestDouble()
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        """Holder of tile ``a-b``."""
+        for i, tile in enumerate(tileset.tiles):
+            if (tile.a, tile.b) == (min(self.a, self.b), max(self.a, self.b)):
+                player = _holder(hands, i)
+                if player >= 0:
+                    return StartDecision(player, i)
+        return self.fallback.choose(tileset, hands, round_number)

@@ -1,0 +1,167 @@
+"""GameState: an immutable snapshot of a match, with derived queries and no rules."""
+
+from __future__ import annotations
+
+import attrs
+
+from bendolib.geometry.board import Board, End
+from bendolib.moves import Move
+from bendolib.rules.ruleset import RuleSet
+from bendolib.tiles import Tile, indices
+
+#: Phases of a state.
+PLAYING = 0
+ROUND_OVER = 1
+GAME_OVER = 2
+
+
+@attrs.frozen
+class RoundResult:
+    """
+    How a round ended: ``blocked`` or someone went out; ``order`` the seats that
+    went out, in order; ``hand_points`` left in each hand; ``points`` won by each seat;
+    ``winners`` the seats credited with the win (empty when nobody won).
+    """
+
+    round_number: int
+    blocked: bool
+    order: tuple[int, ...]
+    hand_points: tuple[int, ...]
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@attrs.frozen
+class Turn:
+    """One entry of the public history: ``player`` made ``move``."""
+
+    player: int
+    move: Move
+
+
+@attrs.frozen
+class _Link:
+    """A cons cell of the round's history; new states share the older cells."""
+
+    head: Turn
+    tail: _Link | None
+
+
+@attrs.frozen
+class GameState:
+    """
+    A match in progress: the current round's deal, board and turn, and the match
+    scores.  Create one with :func:`bendolib.new_game`; change it only with
+    :func:`bendolib.apply`, which returns a new state.
+
+    Hands are kept as bitmasks of tile indices (``hand_masks``); ``deck`` is the
+    round's shuffled tile order, of which ``deck[stock_pos:]`` is still in the stock.
+    """
+
+    rules: RuleSet
+    players: int
+    seed: int
+    round_number: int
+    deck: tuple[int, ...]
+    stock_pos: int
+    hand_masks: tuple[int, ...]
+    board: Board
+    current_player: int
+    scores: tuple[int, ...]
+    opening: int = -1
+    drawn: int = 0
+    drawn_count: int = 0
+    direction: int = 1
+    out: tuple[int, ...] = ()
+    play_points: tuple[int, ...] = ()
+    results: tuple[RoundResult, ...] = ()
+    phase: int = PLAYING
+    last_placer: int = -1
+    match_winner: int = -1
+    log: _Link | None = attrs.field(default=None, repr=False)
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each player's tiles, in tile-set order."""
+        tiles = self.rules.tileset.tiles
+        return tuple(tuple(tiles[i] for i in indices(h)) for h in self.hand_masks)
+
+    @property
+    def stock(self) -> tuple[Tile, ...]:
+        """The stock, in drawing order (hidden information)."""
+        tiles = self.rules.tileset.tiles
+        return tuple(tiles[i] for i in self.deck[self.stock_pos :])
+
+    @property
+    def stock_mask(self) -> int:
+        """Bitmask of the tiles in the stock."""
+        mask = 0
+        for i in self.deck[self.stock_pos :]:
+            mask |= 1 << i
+        return mask
+
+    @property
+    def stock_size(self) -> int:
+        """Number of tiles left in the stock."""
+        return len(self.deck) - self.stock_pos
+
+    @property
+    def open_ends(self) -> tuple[End, ...]:
+        """The open ends of the chain, in end order."""
+        return self.board.ends
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The scoring sides: one seat each, or the teams."""
+        return self.rules.match.sides(self.players)
+
+    @property
+    def side_scores(self) -> tuple[int, ...]:
+        """Match score of each side (a team's is the sum of its members')."""
+        return tuple(sum(self.scores[s] for s in side) for side in self.sides)
+
+    @property
+    def is_round_over(self) -> bool:
+        """True when the current round has ended (and at the end of the match)."""
+        return self.phase != PLAYING
+
+    @property
+    def is_game_over(self) -> bool:
+        """True when the match has been won."""
+        return self.phase == GAME_OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (a seat, or a team index in team games), once the match is over."""
+        return self.match_winner if self.phase == GAME_OVER else None
+
+    @property
+    def winning_players(self) -> tuple[int, ...]:
+        """The seats of the winning side, once the match is over."""
+        if self.phase != GAME_OVER:
+            return ()
+        return self.sides[self.match_winner]
+
+    @property
+    def last_result(self) -> RoundResult | None:
+        """The result of the latest finished round."""
+        return self.results[-1] if self.results else None
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        """The moves of the current round, oldest first."""
+        turns: list[Turn] = []
+        link = self.log
+        while link is not None:
+            turns.append(link.head)
+            link = link.tail
+        turns.reverse()
+        return tuple(turns)
+
+    def hand(self, player: int) -> tuple[Tile, ...]:
+        """The tiles of one player."""
+        return self.hands[player]
+
+    def hand_points(self, player: int) -> int:
+        """Points in one player's hand."""
+        return self.rules.tileset.mask_points(self.hand_masks[player])

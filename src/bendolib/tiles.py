@@ -1,0 +1,305 @@
+"""Tiles and tile sets: faces, pips, and the bend of each curved tile."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+import attrs
+
+from bendolib.errors import ParseError, RuleSetError
+
+#: Turning senses of a curved tile read from one face to the other.
+STRAIGHT = 0
+LEFT = 1
+RIGHT = 2
+BOTH = LEFT | RIGHT
+TURN_LETTERS = {STRAIGHT: "", LEFT: "L", RIGHT: "R"}
+
+#: Symbol faces of the optional action tiles (negative numbers never clash with pips).
+ARROW = -1
+PLUS = -2
+STAR = -3
+SYMBOL_NAMES = {ARROW: "A", PLUS: "P", STAR: "W"}
+SYMBOL_POINTS = {ARROW: 10, PLUS: 10, STAR: 20}
+
+
+def face_str(face: int) -> str:
+    """The notation of one face: its pips, or A / P / W for the symbols."""
+    return SYMBOL_NAMES.get(face, str(face))
+
+
+def face_points(face: int) -> int:
+    """Points a face counts in hand: pips at face value, symbols as the seeds score them."""
+    return SYMBOL_POINTS.get(face, face)
+
+
+def opposite(turn: int) -> int:
+    """The other turning sense (STRAIGHT stays STRAIGHT)."""
+    return {LEFT: RIGHT, RIGHT: LEFT}.get(turn, turn)
+
+
+@attrs.frozen(order=True)
+class Tile:
+    """
+    A tile with faces ``a`` <= ``b``.
+
+    ``bend`` is the turning sense when read from ``a`` to ``b`` (``LEFT`` or
+    ``RIGHT``); it is ``STRAIGHT`` for doubles and for straight (classic) tiles.
+    """
+
+    a: int
+    b: int
+    bend: int = STRAIGHT
+
+    def __attrs_post_init__(self) -> None:
+        if self.a > self.b:
+            raise ValueError(f"tile faces must be ordered: {self.a} > {self.b}")
+        if self.bend not in (STRAIGHT, LEFT, RIGHT):
+            raise ValueError(f"bad bend {self.bend}")
+        if self.a == self.b and self.bend != STRAIGHT:
+            raise ValueError("a double has no bend")
+
+    @property
+    def is_double(self) -> bool:
+        """True for a double (both faces equal)."""
+        return self.a == self.b
+
+    @property
+    def points(self) -> int:
+        """Points in hand: the sum of both faces' points."""
+        return face_points(self.a) + face_points(self.b)
+
+    def other(self, face: int) -> int:
+        """The face opposite ``face``."""
+        if face == self.a:
+            return self.b
+        if face == self.b:
+            return self.a
+        raise ValueError(f"{self} has no face {face}")
+
+    def turn_from(self, face: int) -> int:
+        """Turning sense read from ``face`` to the other face; ``BOTH`` for a curved double."""
+        if self.a == self.b:
+            return BOTH if self.bend == STRAIGHT else self.bend
+        if face == self.a:
+            return self.bend
+        return opposite(self.bend)
+
+    def __str__(self) -> str:
+        return f"{face_str(self.a)}-{face_str(self.b)}{TURN_LETTERS[self.bend]}"
+
+
+def default_bend(a: int, b: int, values: int) -> int:
+    """
+    The library's assumed bend of tile ``a|b`` read from ``a`` to ``b``.
+
+    For the standard seven values (double-six) the tile turns left iff
+    ``(b - a) mod 7`` is 1, 2 or 4, so every number has three tiles turning each
+    way.  For other sets: left iff ``(b - a) mod m`` lies in ``1..(m-1)//2``, and
+    when ``m`` is even the half-way difference turns left iff ``a < b``.
+    """
+    if a == b:
+        return STRAIGHT
+    m = values
+    d = (b - a) % m
+    if m == 7:
+        return LEFT if d in (1, 2, 4) else RIGHT
+    if 2 * d == m:
+        return LEFT if a < b else RIGHT
+    return LEFT if 1 <= d <= (m - 1) // 2 else RIGHT
+
+
+BendTable = Mapping[tuple[int, int], int]
+
+
+def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, ...], int]:
+    face_mask: dict[int, int] = {}
+    points = []
+    doubles = 0
+    for i, tile in enumerate(tiles):
+        face_mask[tile.a] = face_mask.get(tile.a, 0) | (1 << i)
+        face_mask[tile.b] = face_mask.get(tile.b, 0) | (1 << i)
+        points.append(tile.points)
+        if tile.is_double:
+            doubles |= 1 << i
+    return face_mask, tuple(points), doubles
+
+
+@attrs.frozen
+class TileSet:
+    """
+    An ordered, duplicate-free collection of tiles; a tile's index is its identity.
+
+    Build one with :meth:`double` (optionally with a bend table, both bends, or
+    no bends for the classic games) or pass the tiles directly.
+    """
+
+    name: str
+    tiles: tuple[Tile, ...]
+    top: int = attrs.field()
+    _face_mask: dict[int, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _points: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _doubles: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _index: dict[Tile, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    @top.default
+    def _top_default(self) -> int:
+        return max((max(t.a, t.b) for t in self.tiles), default=0)
+
+    def __attrs_post_init__(self) -> None:
+        if not self.tiles:
+            raise RuleSetError("a tile set needs at least one tile")
+        if len(set(self.tiles)) != len(self.tiles):
+            raise RuleSetError(f"tile set {self.name!r} repeats a tile")
+        face_mask, points, doubles = _index_tables(self.tiles)
+        object.__setattr__(self, "_face_mask", face_mask)
+        object.__setattr__(self, "_points", points)
+        object.__setattr__(self, "_doubles", doubles)
+        object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.tiles)})
+
+    @classmethod
+    def double(
+        cls,
+        top: int = 6,
+        *,
+        bends: BendTable | Callable[[int, int], int] | None = None,
+        both_bends: bool = False,
+        straight: bool = False,
+    ) -> TileSet:
+        """
+        The double-``top`` set: every pair ``a <= b`` of ``0..top`` once.
+
+        ``bends`` maps ``(a, b)`` (a < b) to the bend read from a to b (default:
+        :func:`default_bend`); ``both_bends`` puts each non-double in both bends;
+        ``straight`` gives the classic rectangular tiles with no bend.
+        """
+        if top < 0:
+            raise RuleSetError(f"a double-N set needs N >= 0, not {top}")
+        tiles: list[Tile] = []
+        for a in range(top + 1):
+            for b in range(a, top + 1):
+                if a == b or straight:
+                    tiles.append(Tile(a, b))
+                elif both_bends:
+                    tiles.extend((Tile(a, b, LEFT), Tile(a, b, RIGHT)))
+                else:
+                    tiles.append(Tile(a, b, _lookup_bend(bends, a, b, top + 1)))
+        kind = "straight" if straight else "both-bends" if both_bends else "curved"
+        return cls(f"double-{top} {kind}", tuple(tiles), top)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def curved(self) -> bool:
+        """True when the non-doubles have bends (a Bendomino set)."""
+        return any(t.bend != STRAIGHT for t in self.tiles)
+
+    @property
+    def full_mask(self) -> int:
+        """Bitmask with one bit per tile."""
+        return (1 << len(self.tiles)) - 1
+
+    def index(self, tile: Tile) -> int:
+        """The index of ``tile`` in this set (LookupError if absent)."""
+        try:
+            return self._index[tile]
+        except KeyError:
+            raise LookupError(f"{tile} is not in {self.name}") from None
+
+    def with_face(self, face: int) -> int:
+        """Bitmask of the tiles that carry ``face``."""
+        return self._face_mask.get(face, 0)
+
+    def points(self, index: int) -> int:
+        """Points of the tile at ``index``."""
+        return self._points[index]
+
+    def mask_points(self, mask: int) -> int:
+        """Total points of the tiles in a bitmask."""
+        total = 0
+        pts = self._points
+        while mask:
+            low = mask & -mask
+            total += pts[low.bit_length() - 1]
+            mask ^= low
+        return total
+
+    def is_double(self, index: int) -> bool:
+        """True if the tile at ``index`` is a double."""
+        return bool(self._doubles >> index & 1)
+
+    @property
+    def doubles_mask(self) -> int:
+        """Bitmask of the doubles."""
+        return self._doubles
+
+    def tiles_of(self, mask: int) -> tuple[Tile, ...]:
+        """The tiles of a bitmask, in index order."""
+        return tuple(self.tiles[i] for i in indices(mask))
+
+    def mask_of(self, tiles: Iterable[Tile]) -> int:
+        """The bitmask of some tiles of this set."""
+        mask = 0
+        for tile in tiles:
+            mask |= 1 << self.index(tile)
+        return mask
+
+    def parse_tile(self, text: str) -> Tile:
+        """Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set."""
+        body = text.strip()
+        bend = STRAIGHT
+        if body[-1:] in ("L", "R"):
+            bend = LEFT if body[-1] == "L" else RIGHT
+            body = body[:-1]
+        parts = body.split("-")
+        if len(parts) != 2:
+            raise ParseError("a tile is written 'a-b'", text, 0)
+        a, b = (_parse_face(p, text) for p in parts)
+        lo, hi = min(a, b), max(a, b)
+        if bend != STRAIGHT and a > b:
+            bend = opposite(bend)
+        candidates = [t for t in self.tiles if t.a == lo and t.b == hi]
+        if bend != STRAIGHT:
+            candidates = [t for t in candidates if t.bend == bend]
+        if len(candidates) != 1:
+            what = "no" if not candidates else "more than one"
+            raise ParseError(f"{what} tile {text!r} in {self.name}", text, 0)
+        return candidates[0]
+
+
+def _parse_face(part: str, text: str) -> int:
+    for face, name in SYMBOL_NAMES.items():
+        if part == name:
+            return face
+    if not part.isdigit():
+        raise ParseError(f"bad face {part!r}", text, text.find(part))
+    return int(part)
+
+
+def _lookup_bend(
+    bends: BendTable | Callable[[int, int], int] | None, a: int, b: int, values: int
+) -> int:
+    if bends is None:
+        return default_bend(a, b, values)
+    if callable(bends):
+        bend = bends(a, b)
+    else:
+        if (a, b) not in bends:
+            raise RuleSetError(f"the bend table has no entry for {a}-{b}")
+        bend = bends[(a, b)]
+    if bend not in (LEFT, RIGHT):
+        raise RuleSetError(f"bend of {a}-{b} must be LEFT or RIGHT, not {bend!r}")
+    return bend
+
+
+def indices(mask: int) -> Iterable[int]:
+    """The set bit positions of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+STANDARD = TileSet.double(6)
+STANDARD_STRAIGHT = TileSet.double(6, straight=True)
