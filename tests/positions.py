@@ -1,0 +1,73 @@
+"""Hand-built positions for rule tests: hands, stock and a board chosen tile by tile."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from bendolib import GameState, RuleSet
+from bendolib.geometry.board import Board
+from bendolib.tiles import Tile, TileSet
+
+#: A placement step: (end, tile text, inward face, turn); end -1 opens the board.
+Step = tuple[int, str, int, int]
+
+
+def tile(tileset: TileSet, text: str) -> Tile:
+    """The tile written ``text`` (``"6-1"``)."""
+    return tileset.parse_tile(text)
+
+
+def mask(tileset: TileSet, texts: Sequence[str]) -> int:
+    """The bitmask of some tiles written as text."""
+    return tileset.mask_of(tile(tileset, t) for t in texts)
+
+
+def build_board(rules: RuleSet, steps: Sequence[Step]) -> Board:
+    """A board built by laying tiles one by one with the rule set's geometry."""
+    board: Board | None = None
+    for end, text, inward, turn in steps:
+        t = tile(rules.tileset, text)
+        if board is None:
+            board = rules.geometry.open([(t, inward)])
+        else:
+            board = rules.geometry.place(board, end, t, inward, t.other(inward), turn)
+    return board if board is not None else Board()
+
+
+def position(
+    rules: RuleSet,
+    hands: Sequence[Sequence[str]],
+    stock: Sequence[str] = (),
+    steps: Sequence[Step] = (),
+    current: int = 0,
+    **fields: Any,
+) -> GameState:
+    """A state with these hands, stock (in drawing order) and board, ``current`` to move."""
+    ts = rules.tileset
+    board = build_board(rules, steps)
+    on_board = [ts.index(p.tile) for p in board.placements]
+    in_hands = [ts.index(tile(ts, t)) for hand in hands for t in hand]
+    in_stock = [ts.index(tile(ts, t)) for t in stock]
+    used = on_board + in_hands + in_stock
+    assert len(set(used)) == len(used), "a tile is used twice"
+    # tiles not mentioned are set aside before the stock (out of play in this position)
+    aside = [i for i in range(len(ts)) if i not in used]
+    deck = tuple(on_board + aside + in_hands + in_stock)
+    players = len(hands)
+    state = GameState(
+        rules=rules,
+        players=players,
+        seed=0,
+        round_number=1,
+        deck=deck,
+        stock_pos=len(deck) - len(in_stock),
+        hand_masks=tuple(mask(ts, hand) for hand in hands),
+        board=board,
+        current_player=current,
+        scores=(0,) * players,
+        play_points=(0,) * players,
+    )
+    return attrs.evolve(state, **fields) if fields else state
