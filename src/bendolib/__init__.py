@@ -9,20 +9,23 @@ Immutable states, pure ``legal_moves`` / ``apply``, and pluggable rule sets::
         state = bendolib.apply(state, bendolib.legal_moves(state)[0])
 """
 
-from bendolib import rules
+from bendolib import position_text, records, render_svg, rules, text
 from bendolib.blocking import Block, EndStatus, classify_ends
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import (
     BendolibError,
     IllegalMoveError,
     ParseError,
+    RecordError,
     RuleSetError,
     UnknownRuleSetError,
 )
 from bendolib.geometry import Board, End, Placement, Position
 from bendolib.moves import DRAW, NEXT_ROUND, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.notation import parse_move
+from bendolib.observation import Observation
 from bendolib.rules import RuleSet
+from bendolib.sampling import sample_state
 from bendolib.state import GameState, RoundResult, Turn
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile, TileSet
 
@@ -45,11 +48,13 @@ __all__ = [
     "IllegalMoveError",
     "Move",
     "NextRound",
+    "Observation",
     "ParseError",
     "Pass",
     "Place",
     "Placement",
     "Position",
+    "RecordError",
     "RoundResult",
     "RuleSet",
     "RuleSetError",
@@ -63,5 +68,10 @@ __all__ = [
     "legal_moves",
     "new_game",
     "parse_move",
+    "position_text",
+    "records",
+    "render_svg",
     "rules",
+    "sample_state",
+    "text",
 ]

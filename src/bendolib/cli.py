@@ -1,16 +1,32 @@
-"""The ``bendolib`` command line."""
+"""
+The ``bendolib`` command line: play against bots, run tournaments, read records.
+
+Subcommands: ``demo``, ``rules``, ``play``, ``simulate``, ``render``, ``replay``
+(``bendolib COMMAND --help`` for each).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
+import attrs
+
+from bendolib import position_text, records
 from bendolib import rules as rules_registry
 from bendolib.engine import apply, legal_moves, new_game
-from bendolib.errors import BendolibError
-from bendolib.text import board_text
+from bendolib.errors import BendolibError, IllegalMoveError, ParseError
+from bendolib.moves import NEXT_ROUND, Move
+from bendolib.notation import parse_move
+from bendolib.render_svg import to_svg
+from bendolib.rules.ruleset import RuleSet
+from bendolib.state import GameState
+from bendolib.text import board_text, state_text
+from bendolib.tiles import TileSet
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -33,26 +49,475 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- rules ------------------------------------------------------------------------------
+
+
+def _param_text(value: Any) -> str:
+    """A parameter value as ``--param`` takes it (JSON), or a readable form for objects."""
+    if isinstance(value, TileSet):
+        return f"<tile set {value.name!r}, {len(value)} tiles>"
+    if attrs.has(type(value)):
+        fields = ", ".join(
+            f"{f.name}={_param_text(getattr(value, f.name))}"
+            for f in attrs.fields(type(value))
+            if f.init
+        )
+        return f"{type(value).__name__}({fields})"
+    if isinstance(value, tuple | list) and any(attrs.has(type(v)) for v in value):
+        return "[" + ", ".join(_param_text(v) for v in value) + "]"
+    if isinstance(value, tuple | list) and any(isinstance(v, tuple) for v in value):
+        return "[" + ", ".join(_param_text(v) for v in value) + "]"
+    if isinstance(value, frozenset | set):
+        return json.dumps(sorted(value))
+    return json.dumps(value)
+
+
 def _rules(args: argparse.Namespace) -> int:
     """List the rule sets and their parameters."""
-    for name in rules_registry.names():
+    names = [args.name] if args.name else list(rules_registry.names())
+    for name in names:
         ruleset = rules_registry.get(name)
         counts = "/".join(map(str, ruleset.player_counts))
         print(f"{name:24} {counts:8} {ruleset.description}")
+        for key, value in ruleset.parameters().items():
+            print(f"    {key} = {_param_text(value)}")
     return 0
+
+
+def _parse_params(items: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` options: the value read as JSON when it is JSON, else as text."""
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise ParseError("a parameter is written key=value", item, 0)
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        params[key] = tuple(value) if isinstance(value, list) else value
+    return params
+
+
+def _ruleset(args: argparse.Namespace) -> RuleSet:
+    return rules_registry.get(args.rules, **_parse_params(args.param or ()))
+
+
+# -- play -------------------------------------------------------------------------------
+
+
+def _bot_names(items: Sequence[str]) -> list[str]:
+    return [name for item in items for name in item.split(",") if name]
+
+
+def _get_bot(name: str) -> Any:
+    from bendolib import bots
+
+    return bots.get(name)
+
+
+def _columns(items: Sequence[str], width: int = 78) -> list[str]:
+    """Items laid out in columns that fit ``width`` characters."""
+    if not items:
+        return []
+    cell = max(len(i) for i in items) + 2
+    per_line = max(1, width // cell)
+    return [
+        "".join(item.ljust(cell) for item in items[k : k + per_line]).rstrip()
+        for k in range(0, len(items), per_line)
+    ]
+
+
+_PLAY_HELP = """\
+Type the number of a move, or the move in notation:
+  5-3@1L   lay the tile with its 5 against open end 1, turning left
+  6-6*     the opening tile;  draw / pass (or d / p)
+  5-3      enough when only one legal move fits
+Other commands: board (show the board again), moves (list the moves), help, quit."""
+
+
+class _Prompter:
+    """Reads answers from the user; ``None`` at the end of input."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+
+    def ask(self, prompt: str) -> str | None:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.stdout.write("\n")
+            return None
+        return line.strip()
+
+
+def _show_moves(out: TextIO, moves: Sequence[Move]) -> None:
+    numbered = [f"{n}) {m}" for n, m in enumerate(moves, 1)]
+    out.write("legal moves:\n")
+    for line in _columns(numbered):
+        out.write(f"  {line}\n")
+
+
+def _choose_human(state: GameState, prompter: _Prompter, seat: int) -> Move | None:
+    """The human's move, asked until it is legal; ``None`` to stop playing."""
+    out = prompter.stdout
+    moves = legal_moves(state)
+    out.write("\n" + state_text(state, viewer=seat) + "\n")
+    _show_moves(out, moves)
+    while True:
+        answer = prompter.ask(f"your move [1-{len(moves)}, notation, help, quit]: ")
+        if answer is None or answer.lower() in ("q", "quit", "exit"):
+            return None
+        if not answer:
+            continue
+        lowered = answer.lower()
+        if lowered in ("h", "help", "?"):
+            out.write(_PLAY_HELP + "\n")
+            continue
+        if lowered == "board":
+            out.write(state_text(state, viewer=seat) + "\n")
+            continue
+        if lowered == "moves":
+            _show_moves(out, moves)
+            continue
+        if answer.isdigit():
+            number = int(answer)
+            if 1 <= number <= len(moves):
+                return moves[number - 1]
+            out.write(f"no move {number}: choose 1 to {len(moves)}\n")
+            continue
+        try:
+            return parse_move(answer, state)
+        except IllegalMoveError as exc:
+            out.write(f"illegal move {answer!r}: {exc.reason}\n")
+        except ParseError as exc:
+            out.write(f"cannot read {answer!r}: {exc}\n")
+
+
+def _round_summary(state: GameState, names: Sequence[str]) -> str:
+    result = state.last_result
+    if result is None:
+        return ""
+    how = "blocked" if result.blocked else f"{names[result.order[0]]} went out"
+    gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(result.points) if p)
+    scores = ", ".join(f"{names[s]} {v}" for s, v in enumerate(state.scores))
+    return f"round {result.round_number} over ({how}); {gains or 'no points'}; scores: {scores}"
+
+
+def _play(args: argparse.Namespace) -> int:
+    """A human against bots in the terminal."""
+    out: TextIO = sys.stdout
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    if args.position:
+        state = position_text.loads(args.position)
+        ruleset, players = state.rules, state.players
+    else:
+        ruleset = _ruleset(args)
+        players = args.players or len(_bot_names(args.bots or ["greedy"])) + 1
+        state = new_game(ruleset, players, seed)
+    bot_names = _bot_names(args.bots or ["greedy"])
+    if len(bot_names) == 1 and players > 2:
+        bot_names *= players - 1
+    if len(bot_names) != players - 1:
+        raise ParseError(f"{players} players need {players - 1} bots, not {len(bot_names)}")
+    seat = args.seat
+    if not 0 <= seat < players:
+        raise ParseError(f"--seat must be 0 to {players - 1}")
+    start = state
+    opponents = iter(bot_names)
+    seats: list[tuple[str, Any]] = []
+    for s in range(players):
+        if s == seat:
+            seats.append(("you", None))
+        else:
+            name = next(opponents)
+            seats.append((name, _get_bot(name)))
+    names = [f"player {s} ({label})" for s, (label, _) in enumerate(seats)]
+    rng = random.Random(seed)
+    out.write(f"{ruleset.name}: {players} players, seed {state.seed}; you are player {seat}\n")
+    prompter = _Prompter(sys.stdin, out)
+    while not state.is_game_over:
+        if state.is_round_over:
+            out.write(_round_summary(state, names) + "\n")
+            state = apply(state, NEXT_ROUND)
+            out.write(f"\nround {state.round_number}\n")
+            continue
+        player = state.current_player
+        bot = seats[player][1]
+        if bot is None:
+            move = _choose_human(state, prompter, seat)
+            if move is None:
+                out.write("game left unfinished\n")
+                _save_record(args, state, names, start)
+                return 0
+            out.write(f"you play {move}\n")
+        else:
+            try:
+                move = bot.choose(state.observation(player), legal_moves(state), rng)
+            except Exception as exc:  # a failing bot ends the game with a message
+                raise BendolibError(f"{names[player]} failed: {exc!r}") from exc
+            out.write(f"{names[player]} plays {move}\n")
+        state = apply(state, move)
+    out.write(_round_summary(state, names) + "\n")
+    out.write("\n" + state_text(state) + "\n")
+    winners = ", ".join(names[s] for s in state.winning_players)
+    out.write(f"match over: {winners} {'wins' if len(state.winning_players) == 1 else 'win'}\n")
+    _save_record(args, state, names, start)
+    return 0
+
+
+def _save_record(
+    args: argparse.Namespace, state: GameState, names: Sequence[str], start: GameState
+) -> None:
+    if not args.record:
+        return
+    begin = start if args.position else None
+    with open(args.record, "w", encoding="utf-8") as handle:
+        handle.write(records.dump(state, names, begin))
+    print(f"record written to {args.record}")
+
+
+# -- simulate ---------------------------------------------------------------------------
+
+
+class _ProgressBar:
+    """A one-line progress bar on a stream (rewritten in place with a carriage return)."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // total if total else self.width
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} matches")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    """A tournament between bots: progress on stderr, a table (or JSON) on stdout."""
+    from bendolib import tournament
+
+    ruleset = _ruleset(args)
+    names = _bot_names(args.bots)
+    if len(names) not in ruleset.player_counts:
+        counts = "/".join(map(str, ruleset.player_counts))
+        raise ParseError(f"{ruleset.name} is for {counts} players: give that many --bots")
+    bots = [_get_bot(name) for name in names]
+    if args.games < 1:
+        raise ParseError("--games must be at least 1")
+    progress = None if args.quiet else _ProgressBar(sys.stderr)
+    executor: Any = None  # the tournament's default: one worker process per CPU
+    if args.jobs == 1:
+        executor = tournament.SerialExecutor()
+    elif args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(max_workers=args.jobs)
+    try:
+        result = tournament.run_tournament(
+            ruleset, bots, args.games, args.seed, executor=executor, progress=progress
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+        if executor is not None:
+            executor.shutdown()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.table())
+    return 0
+
+
+# -- records ----------------------------------------------------------------------------
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _render(args: argparse.Namespace) -> int:
+    """Draw the board of a record (or of a position text) as SVG or text."""
+    if args.position:
+        state = position_text.loads(args.position)
+    elif args.record:
+        record = records.load(_read_input(args.record))
+        state = _pick_state(record, args.round, args.move)
+    else:
+        raise ParseError("give a RECORD file or --position TEXT")
+    if args.svg:
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(to_svg(state, numbers=args.numbers))
+        print(f"wrote {args.svg}: {len(state.board.placements)} tiles, round {state.round_number}")
+    else:
+        print(state_text(state))
+    return 0
+
+
+def _frames(record: Any) -> list[tuple[int, int, GameState]]:
+    """(round, move number, state) before the first move and after every move."""
+    first = records.initial_state(record)
+    frames = [(first.round_number, 0, first)]
+    frames += [(s.round_number, s.move_number, s.state) for s in records.steps(record)]
+    return frames
+
+
+def _pick_state(record: Any, round_number: int | None, move: int | None) -> GameState:
+    """The state after move ``move`` of round ``round_number`` (default: the last)."""
+    frames = _frames(record)
+    wanted = frames[-1][0] if round_number is None else round_number
+    in_round = [f for f in frames if f[0] == wanted]
+    if not in_round:
+        raise ParseError(f"the record has no round {wanted}")
+    if move is None:
+        return in_round[-1][2]
+    for _, number, state in in_round:
+        if number == move:
+            return state
+    last = in_round[-1][1]
+    raise ParseError(f"round {wanted} has no move {move} (its moves are 1 to {last})")
+
+
+_REPLAY_HELP = "[Enter] next move, b back, a number: go to that step, e end, q quit"
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Step through a record, showing each move and the board."""
+    record = records.load(_read_input(args.record))
+    names = list(record.names) or [f"player {s}" for s in range(record.players)]
+    first = records.initial_state(record)
+    frames = [(f"{record.rules.name}, {record.players} players, seed {record.seed}", first)]
+    for k, step in enumerate(records.steps(record), 1):
+        if step.move_number == 0:
+            label = f"step {k}: round {step.round_number} is dealt"
+        else:
+            label = (
+                f"step {k}: round {step.round_number} move {step.move_number}: "
+                f"{names[step.player]} plays {step.text}"
+            )
+        frames.append((label, step.state))
+    interactive = args.step or (not args.all and sys.stdin.isatty())
+    if not interactive:
+        for label, state in frames:
+            print(label)
+            if args.boards:
+                print(state_text(state) + "\n")
+        _print_end(frames[-1][1], names)
+        return 0
+    prompter = _Prompter(sys.stdin, sys.stdout)
+    index = 0
+    while True:
+        label, state = frames[index]
+        print(label)
+        print(state_text(state))
+        answer = prompter.ask(f"[{index}/{len(frames) - 1}] {_REPLAY_HELP}: ")
+        if answer is None or answer.lower() in ("q", "quit"):
+            return 0
+        if answer == "":
+            if index == len(frames) - 1:
+                _print_end(state, names)
+                return 0
+            index += 1
+        elif answer.lower() == "b":
+            index = max(0, index - 1)
+        elif answer.lower() == "e":
+            index = len(frames) - 1
+        elif answer.isdigit() and int(answer) < len(frames):
+            index = int(answer)
+        else:
+            print(f"cannot read {answer!r}: {_REPLAY_HELP}")
+
+
+def _print_end(state: GameState, names: Sequence[str]) -> None:
+    scores = ", ".join(f"{names[s]} {v}" for s, v in enumerate(state.scores))
+    if state.is_game_over:
+        winners = ", ".join(names[s] for s in state.winning_players)
+        print(f"final scores: {scores}; winner: {winners}")
+    else:
+        print(f"scores: {scores}; the match is not over")
+
+
+# -- the parser -------------------------------------------------------------------------
+
+
+def _add_rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="basic", help="rule set (see 'bendolib rules')")
+    parser.add_argument(
+        "--param",
+        action="append",
+        metavar="KEY=VALUE",
+        help="change a rule parameter, e.g. --param target=50 (repeatable)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``bendolib`` command."""
-    parser = argparse.ArgumentParser(prog="bendolib", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="bendolib", description="Bendominoes and classic dominoes: play, simulate, replay."
+    )
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="play a demo match with random moves and print it")
     demo.add_argument("--rules", default="basic")
     demo.add_argument("--players", type=int, default=2)
     demo.add_argument("--seed", type=int, default=1)
     demo.set_defaults(func=_demo)
-    listing = sub.add_parser("rules", help="list the rule sets")
+
+    listing = sub.add_parser("rules", help="list the rule sets and their parameters")
+    listing.add_argument("name", nargs="?", help="show only this rule set")
     listing.set_defaults(func=_rules)
+
+    play = sub.add_parser("play", help="play against bots in the terminal")
+    _add_rules_options(play)
+    play.add_argument("--bots", nargs="+", metavar="BOT", help="opponents (default: greedy)")
+    play.add_argument("--players", type=int, help="number of players (default: bots + 1)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seed", type=int, help="deal seed (default: random, printed)")
+    play.add_argument("--position", help="start from this position text")
+    play.add_argument("--record", metavar="FILE", help="write the game record to FILE")
+    play.set_defaults(func=_play)
+
+    simulate = sub.add_parser("simulate", help="a tournament between bots")
+    _add_rules_options(simulate)
+    simulate.add_argument("--games", type=int, default=100, help="number of matches")
+    simulate.add_argument(
+        "--bots", nargs="+", required=True, metavar="BOT", help="one bot per seat"
+    )
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--json", action="store_true", help="print the results as JSON")
+    simulate.add_argument(
+        "--jobs", type=int, default=0, help="worker processes (default: one per CPU; 1: none)"
+    )
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.set_defaults(func=_simulate)
+
+    render = sub.add_parser("render", help="draw the board of a record as SVG (or text)")
+    render.add_argument("record", nargs="?", help="record file ('-' for standard input)")
+    render.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
+    render.add_argument("--position", help="draw this position text instead of a record")
+    render.add_argument("--round", type=int, help="the round to draw (default: the last)")
+    render.add_argument("--move", type=int, help="draw the board after this move of the round")
+    render.add_argument("--numbers", action="store_true", help="numbers instead of pips")
+    render.set_defaults(func=_render)
+
+    replay = sub.add_parser("replay", help="step through a record")
+    replay.add_argument("record", help="record file ('-' for standard input)")
+    replay.add_argument("--step", action="store_true", help="prompt after every move")
+    replay.add_argument("--all", action="store_true", help="print every move, no prompts")
+    replay.add_argument("--boards", action="store_true", help="with --all: print every board")
+    replay.set_defaults(func=_replay)
     return parser
 
 
@@ -62,9 +527,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["demo", *(argv or [])])
+    func: Callable[[argparse.Namespace], int] = args.func
     try:
-        status: int = args.func(args)
+        return func(args)
     except BendolibError as exc:
         print(f"bendolib: {exc}", file=sys.stderr)
         return 2
-    return status
+    except BrokenPipeError:
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:
+        print(f"bendolib: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130

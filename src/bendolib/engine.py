@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-import attrs
+from typing import Any, cast
 
+from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.geometry.board import Board
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import RoundOutcome
-from bendolib.state import GAME_OVER, ROUND_OVER, GameState, RoundResult, Turn, _Link
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, indices
+from bendolib.state import (
+    GAME_OVER,
+    PLAYING,
+    ROUND_OVER,
+    GameState,
+    RoundResult,
+    Turn,
+    _Link,
+    _Round,
+)
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile, indices
 
 _MAX_REDEALS = 1000
 _EMPTY = Board()
@@ -36,20 +46,38 @@ def _deal(
     results: tuple[RoundResult, ...],
 ) -> GameState:
     tileset = rules.tileset
-    size = rules.deal.hand_size(players)
     for attempt in range(_MAX_REDEALS):
         deck = SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(len(tileset)))
-        hands = []
-        for p in range(players):
-            mask = 0
-            for i in deck[p * size : (p + 1) * size]:
-                mask |= 1 << i
-            hands.append(mask)
-        decision = rules.start.choose(tileset, tuple(hands), round_number)
-        if not decision.redeal:
-            break
-    else:
-        raise RuleSetError(f"{rules.name}: no valid deal in {_MAX_REDEALS} shuffles")
+        state = deal_from(rules, players, deck, seed, round_number, scores, results)
+        if state is not None:
+            return state
+    raise RuleSetError(f"{rules.name}: no valid deal in {_MAX_REDEALS} shuffles")
+
+
+def deal_from(
+    rules: RuleSet,
+    players: int,
+    deck: tuple[int, ...],
+    seed: int = 0,
+    round_number: int = 1,
+    scores: tuple[int, ...] | None = None,
+    results: tuple[RoundResult, ...] = (),
+) -> GameState | None:
+    """
+    The round dealt from ``deck`` (tile indices in dealing order: the hands, the
+    table tiles, then the stock), or None when the start policy asks for a new deal.
+    """
+    tileset = rules.tileset
+    size = rules.deal.hand_size(players)
+    hands = []
+    for p in range(players):
+        mask = 0
+        for i in deck[p * size : (p + 1) * size]:
+            mask |= 1 << i
+        hands.append(mask)
+    decision = rules.start.choose(tileset, tuple(hands), round_number)
+    if decision.redeal:
+        return None
     pos = players * size
     table = deck[pos : pos + rules.deal.table_tiles]
     pos += len(table)
@@ -61,12 +89,12 @@ def _deal(
         players=players,
         seed=seed,
         round_number=round_number,
-        deck=deck,
+        deck=tuple(deck),
         stock_pos=pos,
         hand_masks=tuple(hands),
         board=board,
         current_player=decision.player,
-        scores=scores,
+        scores=(0,) * players if scores is None else scores,
         opening=decision.opening,
         play_points=(0,) * players,
         results=results,
@@ -77,27 +105,92 @@ def _deal(
 
 
 def _opening_move(state: GameState) -> Place:
-    tile = state.rules.tileset.tiles[state.opening]
-    placed = state.rules.geometry.open([(tile, tile.a)]).placements[0]
+    return _open_with(state.rules, state.rules.tileset.tiles[state.opening])
+
+
+#: Opening boards by (geometry, tile, inward face): immutable, shared by every round.
+_OPENINGS: dict[tuple[Any, Tile, int], Board] = {}
+
+
+def _opening_board(rules: RuleSet, tile: Tile, inward: int) -> Board:
+    key = (rules.geometry, tile, inward)
+    board = _OPENINGS.get(key)
+    if board is None:
+        board = _OPENINGS[key] = rules.geometry.open([(tile, inward)])
+    return board
+
+
+def _open_with(rules: RuleSet, tile: Tile) -> Place:
+    placed = _opening_board(rules, tile, tile.a).placements[0]
     return Place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
 
 
 def placements(state: GameState, mask: int) -> list[Place]:
     """
     Every placement of a tile of ``mask`` on the board, in a fixed order:
-    by end, then tile index, then inward face, named value and turn.
+    by end, then tile index, then inward face, named value and turn.  On an empty
+    board with no set opening tile, any tile of ``mask`` may open the round.
     """
     rules = state.rules
     tileset = rules.tileset
     tiles = tileset.tiles
+    board = state.board
+    if not board.placements:
+        return [_open_with(rules, tiles[i]) for i in indices(mask)]
+    if rules.wild_mask:
+        return _wild_placements(rules, board, mask)
+    out: list[Place] = []
+    append = out.append
+    if rules.geometry.uses_bends:
+        fits = tileset.fit_masks
+        turns = tileset.turn_table
+        for e, end in enumerate(board.ends):
+            free = end.free
+            if not free:
+                continue
+            value = end.value
+            cand = mask & fits(value)[free]
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                i = low.bit_length() - 1
+                tile = tiles[i]
+                if tile.a == value:
+                    allowed = free & turns[2 * i]
+                    shows = tile.b
+                else:
+                    allowed = free & turns[2 * i + 1]
+                    shows = tile.a
+                if allowed & LEFT:
+                    append(_new_place(tile, e, value, shows, LEFT, end.left))
+                if allowed & RIGHT:
+                    append(_new_place(tile, e, value, shows, RIGHT, end.right))
+        return out
+    with_face = tileset.with_face
+    for e, end in enumerate(board.ends):
+        if not end.free:
+            continue
+        value = end.value
+        cand = mask & with_face(value)
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            tile = tiles[low.bit_length() - 1]
+            shows = tile.b if tile.a == value else tile.a
+            append(_new_place(tile, e, value, shows, STRAIGHT, None))
+    return out
+
+
+def _wild_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
+    """:func:`placements` on a non-empty board when some faces are wild."""
+    tileset = rules.tileset
+    tiles = tileset.tiles
     wild = rules.wild_faces
-    wild_mask = 0
-    for face in wild:
-        wild_mask |= tileset.with_face(face)
+    wild_mask = rules.wild_mask
     bends = rules.geometry.uses_bends
     values = range(tileset.top + 1)
     out: list[Place] = []
-    for e, end in enumerate(state.board.ends):
+    for e, end in enumerate(board.ends):
         if not end.free:
             continue
         value = end.value
@@ -125,16 +218,29 @@ def placements(state: GameState, mask: int) -> list[Place]:
 
 def can_place(state: GameState, mask: int) -> bool:
     """True if some tile of ``mask`` can be placed on the board."""
+    return _fits(state.rules, state.board, mask)
+
+
+def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
+    """True if some tile of ``mask`` can be placed on ``board`` under ``rules``."""
     if not mask:
         return False
-    rules = state.rules
+    if not board.placements:
+        return True
     tileset = rules.tileset
-    wild = rules.wild_faces
-    wild_mask = 0
-    for face in wild:
-        wild_mask |= tileset.with_face(face)
+    wild_mask = rules.wild_mask
     bends = rules.geometry.uses_bends
-    for end in state.board.ends:
+    if not wild_mask:
+        if bends:
+            fits = tileset.fit_masks
+            for end in board.ends:  # noqa: SIM110 - a plain loop is faster than any()
+                if end.free and mask & fits(end.value)[end.free]:
+                    return True
+            return False
+        with_face = tileset.with_face
+        return any(end.free and mask & with_face(end.value) for end in board.ends)
+    wild = rules.wild_faces
+    for end in board.ends:
         if not end.free:
             continue
         cand = mask & (tileset.with_face(end.value) | wild_mask)
@@ -192,11 +298,24 @@ def apply(state: GameState, move: Move) -> GameState:
 
     Raises :class:`IllegalMoveError` for a move not in ``legal_moves(state)``.
     """
-    legal = legal_moves(state)
-    if move not in legal:
-        raise IllegalMoveError(move, why_illegal(state, move), legal)
+    kind = move.__class__
+    if kind is Place:
+        place = cast(Place, move)
+        if not _surely_legal(state, place):
+            _check_legal(state, move)
+        return _place(state, place, _new_link(_new_turn(state.current_player, move), state.log))
+    if kind is Draw:
+        if not _may_draw_now(state):
+            _check_legal(state, move)
+        return _draw(state, _new_link(_new_turn(state.current_player, move), state.log))
+    if kind is Pass:
+        if not _may_pass_now(state):
+            _check_legal(state, move)
+        log = _new_link(_new_turn(state.current_player, move), state.log)
+        return _end_turn(state, log=log)
+    _check_legal(state, move)
     if isinstance(move, NextRound):
-        return _deal(
+        dealt = _deal(
             state.rules,
             state.players,
             state.seed,
@@ -204,26 +323,111 @@ def apply(state: GameState, move: Move) -> GameState:
             state.scores,
             state.results,
         )
-    logged = attrs.evolve(state, log=_Link(Turn(state.current_player, move), state.log))
+        return _evolve(dealt, past=_Round(state.log, state.past))
+    log = _new_link(_new_turn(state.current_player, move), state.log)
     if isinstance(move, Place):
-        return _place(logged, move)
+        return _place(state, move, log)
     if isinstance(move, Draw):
-        return _draw(logged)
-    return _end_turn(logged)
+        return _draw(state, log)
+    return _end_turn(state, log=log)
 
 
-def _place(state: GameState, move: Place) -> GameState:
+def _check_legal(state: GameState, move: Move) -> None:
+    """Raise :class:`IllegalMoveError` unless ``move`` is in ``legal_moves(state)``."""
+    legal = legal_moves(state)
+    if move not in legal:
+        raise IllegalMoveError(move, why_illegal(state, move), legal)
+
+
+#: The hot path's constructors: one new state per move, fields written once.
+_evolve = fast_evolver(GameState)
+_new_place = fast_constructor(Place)
+_new_turn = fast_constructor(Turn)
+_new_link = fast_constructor(_Link)
+
+
+def _may_draw_now(state: GameState) -> bool:
+    """True when drawing is legal (the test :func:`legal_moves` makes, without listing)."""
+    if state.phase != PLAYING or state.opening >= 0:
+        return False
+    rules = state.rules
+    hand = state.hand_masks[state.current_player]
+    if state.drawn:
+        return not _fits(rules, state.board, hand & state.drawn)
+    return _may_draw(state, _fits(rules, state.board, hand))
+
+
+def _may_pass_now(state: GameState) -> bool:
+    """True when passing is legal (the test :func:`legal_moves` makes, without listing)."""
+    if state.phase != PLAYING or state.opening >= 0:
+        return False
+    rules = state.rules
+    hand = state.hand_masks[state.current_player]
+    if state.drawn:
+        return not rules.draw.must_play and _fits(rules, state.board, hand & state.drawn)
+    return not _fits(rules, state.board, hand) and not _may_draw(state, False)
+
+
+def _surely_legal(state: GameState, move: Place) -> bool:
+    """
+    True when ``move`` is certainly among ``legal_moves(state)``: the checks that
+    :func:`placements` makes, for one move, without listing them all.  False means
+    "not shown here" (the caller then compares with the full list).
+    """
+    if state.phase != PLAYING or state.opening >= 0 or not state.board.ends:
+        return False
+    rules = state.rules
+    tile = move.tile
+    index = rules.tileset.index_of(tile)
+    if index < 0:
+        return False
+    hand = state.hand_masks[state.current_player]
+    if state.drawn:
+        hand &= state.drawn
+    if not hand >> index & 1:
+        return False
+    ends = state.board.ends
+    if not 0 <= move.end < len(ends):
+        return False
+    end = ends[move.end]
+    inward = move.inward
+    if not end.free or (inward != tile.a and inward != tile.b):
+        return False
+    wild = rules.wild_faces
+    if inward != end.value and inward not in wild:
+        return False
+    outward = tile.b if inward == tile.a else tile.a
+    if outward in wild:
+        if not 0 <= move.shows <= rules.tileset.top:
+            return False
+    elif move.shows != outward:
+        return False
+    if not rules.geometry.uses_bends:
+        return move.turn == STRAIGHT and move.position is None
+    turn = move.turn
+    if turn == LEFT:
+        position = end.left
+    elif turn == RIGHT:
+        position = end.right
+    else:
+        return False
+    turns = rules.tileset.turn_table[2 * index + (inward != tile.a)]
+    return bool(end.free & turn & turns) and move.position == position
+
+
+def _place(state: GameState, move: Place, log: _Link) -> GameState:
     rules = state.rules
     player = state.current_player
     index = rules.tileset.index(move.tile)
     if move.end == OPENING:
-        board = rules.geometry.open([(move.tile, move.inward)])
+        board = _opening_board(rules, move.tile, move.inward)
     else:
         board = rules.geometry.place(
             state.board, move.end, move.tile, move.inward, move.shows, move.turn
         )
     hands = list(state.hand_masks)
     hands[player] &= ~(1 << index)
+    hand_masks = tuple(hands)
     scores = state.scores
     play_points = state.play_points
     if rules.play_scoring is not None:
@@ -231,23 +435,44 @@ def _place(state: GameState, move: Place) -> GameState:
         if gained:
             scores = _add(scores, player, gained)
             play_points = _add(play_points, player, gained)
-    out = state.out + (player,) if not hands[player] else state.out
-    placed = attrs.evolve(
+    common = rules.effects is None and hands[player]
+    if common and not _blocked(rules, board, state.deck, state.stock_pos, hand_masks):
+        # the common case, in one construction: the turn passes
+        return _evolve(
+            state,
+            log=log,
+            board=board,
+            hand_masks=hand_masks,
+            scores=scores,
+            play_points=play_points,
+            current_player=_next_seat(hand_masks, player, state.direction),
+            opening=-1,
+            drawn=0,
+            drawn_count=0,
+            last_placer=player,
+        )
+    placed = _evolve(
         state,
+        log=log,
         board=board,
-        hand_masks=tuple(hands),
+        hand_masks=hand_masks,
         scores=scores,
         play_points=play_points,
-        out=out,
+        out=state.out + (player,) if not hands[player] else state.out,
         opening=-1,
         drawn=0,
         drawn_count=0,
         last_placer=player,
     )
-    if not hands[player]:
+    if common:
+        return _finish_round(placed, blocked=True)
+    if rules.effects is not None:
+        placed = rules.effects.after_place(placed, move)
+        hand_masks = placed.hand_masks
+    if not hand_masks[player]:
         if rules.finish == "first_out":
             return _finish_round(placed, blocked=False)
-        if sum(1 for h in hands if h) <= 1:
+        if sum(1 for h in hand_masks if h) <= 1:
             return _finish_round(placed, blocked=False)
     return _end_turn(placed)
 
@@ -256,51 +481,79 @@ def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return tuple(v + amount if i == index else v for i, v in enumerate(values))
 
 
-def _draw(state: GameState) -> GameState:
-    draw = state.rules.draw
+def _draw(state: GameState, log: _Link) -> GameState:
+    rules = state.rules
+    draw = rules.draw
     player = state.current_player
     limit = draw.batch
     if draw.max_per_turn is not None:
         limit = min(limit, draw.max_per_turn - state.drawn_count)
-    taken = state.deck[state.stock_pos : state.stock_pos + limit]
+    deck = state.deck
+    taken = deck[state.stock_pos : state.stock_pos + limit]
     mask = 0
     for i in taken:
         mask |= 1 << i
     hands = list(state.hand_masks)
-    hands[player] |= mask
-    drawn = attrs.evolve(
+    hand = hands[player] = hands[player] | mask
+    hand_masks = tuple(hands)
+    stock_pos = state.stock_pos + len(taken)
+    drawn_mask = state.drawn | mask
+    drawn_count = state.drawn_count + len(taken)
+    keep = _fits(rules, state.board, hand & drawn_mask)
+    if not keep and draw.when_stuck == "until_fits" and stock_pos < len(deck):
+        more = draw.max_per_turn is None or drawn_count < draw.max_per_turn
+        keep = more and not _fits(rules, state.board, hand & ~drawn_mask)
+    if keep:
+        return _evolve(
+            state,
+            log=log,
+            hand_masks=hand_masks,
+            stock_pos=stock_pos,
+            drawn=drawn_mask,
+            drawn_count=drawn_count,
+        )
+    return _end_turn(
         state,
-        hand_masks=tuple(hands),
-        stock_pos=state.stock_pos + len(taken),
-        drawn=state.drawn | mask,
-        drawn_count=state.drawn_count + len(taken),
+        log=log,
+        hand_masks=hand_masks,
+        stock_pos=stock_pos,
+        drawn=drawn_mask,
+        drawn_count=drawn_count,
     )
-    if can_place(drawn, hands[player] & drawn.drawn):
-        return drawn
-    stuck = not can_place(drawn, hands[player] & ~drawn.drawn)
-    more = draw.max_per_turn is None or drawn.drawn_count < draw.max_per_turn
-    if draw.when_stuck == "until_fits" and stuck and more and drawn.stock_pos < len(drawn.deck):
-        return drawn
-    return _end_turn(drawn)
 
 
-def _blocked(state: GameState) -> bool:
+def _blocked(
+    rules: RuleSet, board: Board, deck: tuple[int, ...], stock_pos: int, hands: tuple[int, ...]
+) -> bool:
     """True when no player still holding tiles can place one and no one can draw."""
-    if state.rules.draw.draws and state.stock_pos < len(state.deck):
+    if rules.draw.draws and stock_pos < len(deck):
         return False
-    return not any(h and can_place(state, h) for h in state.hand_masks)
+    held = 0
+    for hand in hands:
+        held |= hand
+    # some tile of some hand fits iff some tile of all the hands together fits
+    return not _fits(rules, board, held)
 
 
-def _end_turn(state: GameState) -> GameState:
-    if _blocked(state):
-        return _finish_round(state, blocked=True)
-    players = state.players
-    seat = state.current_player
+def _next_seat(hands: tuple[int, ...], seat: int, direction: int) -> int:
+    """The next seat in the order of play that still holds tiles."""
+    players = len(hands)
     for _ in range(players):
-        seat = (seat + state.direction) % players
-        if state.hand_masks[seat]:
+        seat = (seat + direction) % players
+        if hands[seat]:
             break
-    return attrs.evolve(state, current_player=seat, drawn=0, drawn_count=0)
+    return seat
+
+
+def _end_turn(state: GameState, **changes: Any) -> GameState:
+    """``state`` with ``changes``, then the turn passes on (or the round ends blocked)."""
+    hands = changes.get("hand_masks", state.hand_masks)
+    stock_pos = changes.get("stock_pos", state.stock_pos)
+    if _blocked(state.rules, state.board, state.deck, stock_pos, hands):
+        return _finish_round(_evolve(state, **changes), blocked=True)
+    seat = _next_seat(hands, state.current_player, state.direction)
+    changes.update(current_player=seat, drawn=0, drawn_count=0)
+    return _evolve(state, **changes)
 
 
 def _finish_round(state: GameState, blocked: bool) -> GameState:
@@ -318,7 +571,7 @@ def _finish_round(state: GameState, blocked: bool) -> GameState:
     )
     side_scores = [sum(scores[s] for s in side) for side in sides]
     winner = rules.match.winner(side_scores)
-    return attrs.evolve(
+    return _evolve(
         state,
         scores=scores,
         results=state.results + (result,),

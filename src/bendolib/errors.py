@@ -48,3 +48,28 @@ class RuleSetError(BendolibError, ValueError):
 
 class UnknownRuleSetError(BendolibError, LookupError):
     """A rule-set name that is not registered."""
+
+
+class RecordError(ParseError):
+    """
+    A game record that cannot be read or replayed.
+
+    ``round_number`` and ``move_number`` (1-based within the round) say where it
+    went wrong, when the fault lies in one move or round; ``position`` repeats the
+    move number.
+    """
+
+    def __init__(
+        self, message: str, round_number: int | None = None, move_number: int | None = None
+    ) -> None:
+        where = []
+        if round_number is not None:
+            where.append(f"round {round_number}")
+        if move_number is not None:
+            where.append(f"move {move_number}")
+        prefix = ", ".join(where)
+        BendolibError.__init__(self, f"{prefix}: {message}" if prefix else message)
+        self.text = ""
+        self.position = move_number
+        self.round_number = round_number
+        self.move_number = move_number

@@ -31,7 +31,8 @@ class Place:
     position: Position | None = None
 
     def __str__(self) -> str:
-        outward = self.tile.other(self.inward) if self.tile.a != self.tile.b else self.inward
+        # never raises, even for a Place whose inward face is not on its tile (illegal)
+        outward = self.tile.b if self.inward == self.tile.a else self.tile.a
         named = f"={face_str(self.shows)}" if outward != self.shows else ""
         body = f"{face_str(self.inward)}-{face_str(outward)}{named}"
         if self.end == OPENING:

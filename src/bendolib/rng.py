@@ -58,9 +58,21 @@ class SplitMix64:
     def shuffled(self, items: Sequence[_T]) -> tuple[_T, ...]:
         """A shuffled copy of ``items`` (Fisher-Yates from the end)."""
         out = list(items)
+        state = self._state
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            # self.below(i + 1), inlined: this runs for every tile of every deal
+            bound = i + 1
+            limit = (1 << 64) - ((1 << 64) % bound)
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            j = value % bound
             out[i], out[j] = out[j], out[i]
+        self._state = state
         return tuple(out)
 
     def choice(self, items: Sequence[_T]) -> _T:

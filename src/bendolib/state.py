@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import attrs
 
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Move
 from bendolib.rules.ruleset import RuleSet
 from bendolib.tiles import Tile, indices
+
+if TYPE_CHECKING:
+    from bendolib.observation import Observation
 
 #: Phases of a state.
 PLAYING = 0
@@ -48,6 +53,14 @@ class _Link:
 
 
 @attrs.frozen
+class _Round:
+    """A cons cell of the finished rounds' histories (newest first), shared like ``_Link``."""
+
+    log: _Link | None
+    tail: _Round | None
+
+
+@attrs.frozen
 class GameState:
     """
     A match in progress: the current round's deal, board and turn, and the match
@@ -79,6 +92,7 @@ class GameState:
     last_placer: int = -1
     match_winner: int = -1
     log: _Link | None = attrs.field(default=None, repr=False)
+    past: _Round | None = attrs.field(default=None, repr=False)
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
@@ -150,13 +164,17 @@ class GameState:
     @property
     def history(self) -> tuple[Turn, ...]:
         """The moves of the current round, oldest first."""
-        turns: list[Turn] = []
-        link = self.log
-        while link is not None:
-            turns.append(link.head)
-            link = link.tail
-        turns.reverse()
-        return tuple(turns)
+        return _turns(self.log)
+
+    @property
+    def match_history(self) -> tuple[tuple[Turn, ...], ...]:
+        """The moves of every round played in this state's line, oldest round first."""
+        logs = [self.log]
+        rounds = self.past
+        while rounds is not None:
+            logs.append(rounds.log)
+            rounds = rounds.tail
+        return tuple(_turns(log) for log in reversed(logs))
 
     def hand(self, player: int) -> tuple[Tile, ...]:
         """The tiles of one player."""
@@ -165,3 +183,35 @@ class GameState:
     def hand_points(self, player: int) -> int:
         """Points in one player's hand."""
         return self.rules.tileset.mask_points(self.hand_masks[player])
+
+    def observation(self, player: int) -> Observation:
+        """What seat ``player`` may know of this state (see :mod:`bendolib.observation`)."""
+        from bendolib.observation import observe
+
+        return observe(self, player)
+
+    def __str__(self) -> str:
+        """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
+        from bendolib.text import state_text
+
+        return state_text(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain-text display: the text picture."""
+        printer.text(str(self))
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's rich display: the SVG picture of the board."""
+        from bendolib.render_svg import to_svg
+
+        return to_svg(self)
+
+
+def _turns(log: _Link | None) -> tuple[Turn, ...]:
+    """The turns of a cons list, oldest first."""
+    turns: list[Turn] = []
+    while log is not None:
+        turns.append(log.head)
+        log = log.tail
+    turns.reverse()
+    return tuple(turns)

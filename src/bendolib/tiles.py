@@ -110,6 +110,7 @@ def default_bend(a: int, b: int, values: int) -> int:
 
 
 BendTable = Mapping[tuple[int, int], int]
+_NO_FITS = (0, 0, 0, 0)
 
 
 def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, ...], int]:
@@ -141,6 +142,12 @@ class TileSet:
     _points: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _doubles: int = attrs.field(init=False, eq=False, repr=False, hash=False)
     _index: dict[Tile, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _by_id: dict[int, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _fit_masks: dict[int, tuple[int, int, int, int]] = attrs.field(
+        init=False, eq=False, repr=False, hash=False
+    )
+    turn_table: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """Turn masks by ``2 * index + side``: read from face ``a`` (side 0) or ``b`` (side 1)."""
 
     @top.default
     def _top_default(self) -> int:
@@ -156,6 +163,22 @@ class TileSet:
         object.__setattr__(self, "_points", points)
         object.__setattr__(self, "_doubles", doubles)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.tiles)})
+        # the set's own Tile objects by identity (it keeps them alive, so ids are stable)
+        object.__setattr__(self, "_by_id", {id(t): i for i, t in enumerate(self.tiles)})
+        turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b))
+        object.__setattr__(self, "turn_table", turns)
+        fit_masks: dict[int, tuple[int, int, int, int]] = {}
+        for face in face_mask:
+            left = right = 0
+            for i, t in enumerate(self.tiles):
+                if face in (t.a, t.b):
+                    turn = t.turn_from(face)
+                    if turn & LEFT:
+                        left |= 1 << i
+                    if turn & RIGHT:
+                        right |= 1 << i
+            fit_masks[face] = (0, left, right, left | right)
+        object.__setattr__(self, "_fit_masks", fit_masks)
 
     @classmethod
     def double(
@@ -202,14 +225,36 @@ class TileSet:
 
     def index(self, tile: Tile) -> int:
         """The index of ``tile`` in this set (LookupError if absent)."""
+        found = self._by_id.get(id(tile))
+        if found is not None:
+            return found
         try:
             return self._index[tile]
         except KeyError:
             raise LookupError(f"{tile} is not in {self.name}") from None
 
+    def index_of(self, tile: object) -> int:
+        """The index of ``tile`` in this set, or -1 (for anything that is not one of its tiles)."""
+        found = self._by_id.get(id(tile))
+        if found is not None:
+            return found
+        try:
+            index: int = self._index.get(tile, -1)  # type: ignore[call-overload]
+            return index
+        except TypeError:
+            return -1
+
     def with_face(self, face: int) -> int:
         """Bitmask of the tiles that carry ``face``."""
         return self._face_mask.get(face, 0)
+
+    def fit_masks(self, face: int) -> tuple[int, int, int, int]:
+        """
+        Bitmasks of the tiles that, laid with ``face`` inward on a curved board, can
+        turn into the free positions of a turn mask: indexed by that mask (0, LEFT,
+        RIGHT, BOTH).
+        """
+        return self._fit_masks.get(face, _NO_FITS)
 
     def points(self, index: int) -> int:
         """Points of the tile at ``index``."""

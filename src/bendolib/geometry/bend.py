@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from bendolib.construct import fast_constructor
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.lattice import COLLISION_MASKS, Position
@@ -17,29 +18,38 @@ from bendolib.tiles import LEFT, RIGHT, Tile
 _OPENING_CORNERS = (0, 3, 2, 5, 4, 1)
 
 
-def _free(occupancy: int, cell: int, side: int) -> int:
-    """Turn mask of the free positions beyond the end leaving ``cell`` through ``side``."""
-    target = lattice.neighbor(cell, side)
-    used = (occupancy >> (target * 6)) & 0b111111
-    free = 0
-    if not used & COLLISION_MASKS[(side + 3) % 6]:
-        free |= LEFT
-    if not used & COLLISION_MASKS[(side + 4) % 6]:
-        free |= RIGHT
-    return free
+#: Per end slot ``cell * 6 + side``: the cell beyond it, its left and right positions,
+#: and the corners (as bit masks) that would collide with each.  Immutable lattice
+#: facts, filled on first use.
+_SLOTS: dict[int, tuple[int, Position, Position, int, int]] = {}
+_new_end = fast_constructor(End)
+_new_placement = fast_constructor(Placement)
+_new_board = fast_constructor(Board)
+
+
+def _slot(cell: int, side: int) -> tuple[int, Position, Position, int, int]:
+    key = cell * 6 + side
+    found = _SLOTS.get(key)
+    if found is None:
+        target = lattice.neighbor(cell, side)
+        q, r = lattice.cell_coords(target)
+        left, right = (side + 3) % 6, (side + 4) % 6
+        found = (
+            target,
+            Position(q, r, left),
+            Position(q, r, right),
+            COLLISION_MASKS[left],
+            COLLISION_MASKS[right],
+        )
+        _SLOTS[key] = found
+    return found
 
 
 def _end(value: int, occupancy: int, cell: int, side: int) -> End:
-    target = lattice.neighbor(cell, side)
-    q, r = lattice.cell_coords(target)
-    return End(
-        value,
-        _free(occupancy, cell, side),
-        cell,
-        side,
-        Position(q, r, (side + 3) % 6),
-        Position(q, r, (side + 4) % 6),
-    )
+    target, left, right, left_hits, right_hits = _SLOTS.get(cell * 6 + side) or _slot(cell, side)
+    used = (occupancy >> (target * 6)) & 0b111111
+    free = (0 if used & left_hits else LEFT) | (0 if used & right_hits else RIGHT)
+    return _new_end(value, free, cell, side, left, right)
 
 
 def _position(cell: int, corner: int) -> Position:
@@ -64,8 +74,8 @@ class BendGeometry:
 
     def open(self, tiles: Sequence[tuple[Tile, int]]) -> Board:
         """Opening tiles in the centre cell: one at corner 0, a second back to back."""
-        if not 1 <= len(tiles) <= 3:
-            raise ValueError("a curved opening has one to three tiles")
+        if not 1 <= len(tiles) <= 2:
+            raise ValueError("a curved opening has one or two tiles (a third would overlap)")
         occupancy = 0
         placements = []
         sides: list[tuple[int, int]] = []
@@ -87,20 +97,32 @@ class BendGeometry:
         self, board: Board, end: int, tile: Tile, inward: int, shows: int, turn: int
     ) -> Board:
         """Place a tile at an open end; recompute which positions stay free."""
-        old = board.ends[end]
-        cell, corner, exit_side = lattice.extend(old.cell, old.side, turn)
-        occupancy = board.occupancy | (1 << (cell * 6 + corner))
-        new_end = _end(shows, occupancy, cell, exit_side)
         ends = list(board.ends)
-        ends[end] = new_end
+        old = ends[end]
+        side = old.side
+        target, left, right, _, _ = _SLOTS.get(old.cell * 6 + side) or _slot(old.cell, side)
+        if turn == LEFT:
+            corner, exit_side, position = (side + 3) % 6, (side + 2) % 6, left
+        elif turn == RIGHT:
+            corner, exit_side, position = (side + 4) % 6, (side + 4) % 6, right
+        else:
+            raise ValueError(f"a curved tile turns LEFT or RIGHT, not {turn!r}")
+        occupancy = board.occupancy | (1 << (target * 6 + corner))
+        ends[end] = _end(shows, occupancy, target, exit_side)
+        used = (occupancy >> (target * 6)) & 0b111111
         for i, other in enumerate(ends):
-            if i != end and other.free:
-                free = _free(occupancy, other.cell, other.side)
+            # only an end leading into the new tile's cell can lose a free position
+            if i == end or not other.free:
+                continue
+            slot = _SLOTS.get(other.cell * 6 + other.side) or _slot(other.cell, other.side)
+            if slot[0] == target:
+                free = (0 if used & slot[3] else LEFT) | (0 if used & slot[4] else RIGHT)
                 if free != other.free:
-                    ends[i] = attrs.evolve(other, free=free)
-        position = Position(*lattice.cell_coords(cell), corner)
-        placement = Placement(tile, inward, shows, turn, position, end)
-        return Board(board.placements + (placement,), tuple(ends), occupancy)
+                    ends[i] = _new_end(
+                        other.value, free, other.cell, other.side, other.left, other.right
+                    )
+        placement = _new_placement(tile, inward, shows, turn, position, end)
+        return _new_board(board.placements + (placement,), tuple(ends), occupancy)
 
     def connected(self, board: Board, end: int) -> bool:
         """True when the end faces another open end across the same side."""

@@ -6,10 +6,16 @@ from collections.abc import Sequence
 
 import attrs
 
+from bendolib.construct import fast_constructor
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.lattice import Position
 from bendolib.moves import OPENING
 from bendolib.tiles import BOTH, STRAIGHT, Tile
+
+#: The open end showing each value (immutable, shared by every board).
+_OPEN_ENDS = {value: End(value, BOTH) for value in range(-3, 100)}
+_new_placement = fast_constructor(Placement)
+_new_board = fast_constructor(Board)
 
 
 @attrs.frozen
@@ -41,9 +47,9 @@ class StraightGeometry:
     ) -> Board:
         """Extend the line at ``end``; the end now shows ``shows``."""
         ends = list(board.ends)
-        ends[end] = End(shows, BOTH)
-        placement = Placement(tile, inward, shows, STRAIGHT, None, end)
-        return Board(board.placements + (placement,), tuple(ends))
+        ends[end] = _OPEN_ENDS.get(shows) or End(shows, BOTH)
+        placement = _new_placement(tile, inward, shows, STRAIGHT, None, end)
+        return _new_board(board.placements + (placement,), tuple(ends), 0)
 
     def connected(self, board: Board, end: int) -> bool:
         """A straight line never closes."""

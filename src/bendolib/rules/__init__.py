@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from bendolib.errors import UnknownRuleSetError
-from bendolib.rules.bendomino import BASIC
+from bendolib.rules.bendomino import ACTION_SET, BASIC, BENDOMINO_RULESETS, with_actions
+from bendolib.rules.classic import CLASSIC_RULESETS
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
+from bendolib.rules.effects import EffectPolicy, FaceEffects, NextDraws, Reverse
 from bendolib.rules.match import Match
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import (
@@ -20,7 +22,13 @@ from bendolib.rules.scoring import (
     RoundScoring,
     WinnerTakesPips,
 )
-from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision, StartPolicy
+from bendolib.rules.starting import (
+    FixedSeat,
+    HighestDouble,
+    HolderOf,
+    StartDecision,
+    StartPolicy,
+)
 
 _REGISTRY: dict[str, RuleSet] = {}
 
@@ -48,13 +56,23 @@ def names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
 
 
-register(BASIC)
+for _bendomino in BENDOMINO_RULESETS:
+    register(_bendomino)
+for _classic in CLASSIC_RULESETS:
+    register(_classic)
 
 __all__ = [
+    "ACTION_SET",
+    "BASIC",
     "Deal",
     "DrawPolicy",
+    "EffectPolicy",
+    "FaceEffects",
+    "NextDraws",
+    "Reverse",
     "EndsMultiple",
     "FinishingOrder",
+    "FixedSeat",
     "HighestDouble",
     "HighestPlayScore",
     "HolderOf",
@@ -70,4 +88,5 @@ __all__ = [
     "get",
     "names",
     "register",
+    "with_actions",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import types
+import typing
 from typing import Any, Literal
 
 import attrs
@@ -10,6 +12,7 @@ from bendolib.errors import RuleSetError
 from bendolib.geometry.base import Geometry
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
+from bendolib.rules.effects import EffectPolicy
 from bendolib.rules.match import Match
 from bendolib.rules.scoring import PlayScoring, RoundScoring
 from bendolib.rules.starting import StartPolicy
@@ -18,11 +21,74 @@ from bendolib.tiles import TileSet
 Finish = Literal["first_out", "last_one_left"]
 
 #: RuleSet fields that hold a policy whose own fields are parameters.
-_POLICIES = ("deal", "start", "draw", "round_scoring", "match", "play_scoring")
+_POLICIES = ("deal", "start", "draw", "round_scoring", "match", "play_scoring", "effects")
 
 
 def _frozenset(values: Any) -> frozenset[int]:
     return frozenset(int(v) for v in values)
+
+
+#: Parts every rule set has, by the class they must be or the methods they must have.
+_PART_CLASSES: dict[str, type] = {
+    "tileset": TileSet,
+    "deal": Deal,
+    "draw": DrawPolicy,
+    "match": Match,
+}
+_PART_METHODS: dict[str, tuple[str, ...]] = {
+    "geometry": ("open", "place", "connected"),
+    "start": ("choose",),
+    "round_scoring": ("score",),
+    "play_scoring": ("score",),
+    "effects": ("after_place",),
+}
+_OPTIONAL_PARTS = ("play_scoring", "effects")
+
+
+def _check_parts(rules: RuleSet) -> None:
+    """Raise RuleSetError for a missing part or a part of the wrong kind."""
+    if not isinstance(rules.name, str):
+        raise RuleSetError(f"a rule set's name is a string, not {rules.name!r}")
+    for part, cls in _PART_CLASSES.items():
+        if not isinstance(getattr(rules, part), cls):
+            raise RuleSetError(f"{part} must be a {cls.__name__}, not {getattr(rules, part)!r}")
+    for part, methods in _PART_METHODS.items():
+        value = getattr(rules, part)
+        if value is None and part in _OPTIONAL_PARTS:
+            continue
+        if not all(callable(getattr(value, m, None)) for m in methods):
+            raise RuleSetError(f"{part} must have {', '.join(methods)}: {value!r}")
+
+
+def _matches(hint: Any, value: Any) -> bool:
+    """True when ``value`` fits a simple annotation (other annotations always fit)."""
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return any(type(value) is type(arg) and value == arg for arg in typing.get_args(hint))
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(arg, value) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    return True
+
+
+def _check_value(cls: type, key: str, value: Any) -> None:
+    """Raise RuleSetError when a parameter value does not fit the field's annotation."""
+    field = attrs.fields_dict(cls)[key]
+    if field.converter is not None:
+        return
+    try:
+        hint = typing.get_type_hints(cls)[key]
+    except Exception:  # an annotation that cannot be resolved: the policy checks its values
+        return
+    if not _matches(hint, value):
+        raise RuleSetError(f"parameter {key} must be {hint}, not {value!r}")
 
 
 @attrs.frozen
@@ -39,7 +105,9 @@ class RuleSet:
     * ``play_scoring``: points scored by a placement at once (All Five), or None;
     * ``match``: target score and teams;
     * ``wild_faces``: faces that match any number (the player names the value they
-      show outward).
+      show outward);
+    * ``effects``: what a placed tile does besides extending the chain (the action
+      tiles' arrow and plus), or None.
 
     Parameters of the policies can be changed with :meth:`configure`.
     """
@@ -55,9 +123,17 @@ class RuleSet:
     play_scoring: PlayScoring | None = None
     finish: Finish = "first_out"
     wild_faces: frozenset[int] = attrs.field(default=frozenset(), converter=_frozenset)
+    effects: EffectPolicy | None = None
     description: str = attrs.field(default="", eq=False)
+    wild_mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """Bitmask of the tiles that carry a wild face (derived from ``wild_faces``)."""
 
     def __attrs_post_init__(self) -> None:
+        _check_parts(self)
+        wild_mask = 0
+        for face in self.wild_faces:
+            wild_mask |= self.tileset.with_face(face)
+        object.__setattr__(self, "wild_mask", wild_mask)
         if self.finish not in ("first_out", "last_one_left"):
             raise RuleSetError(f"unknown finish {self.finish!r}")
         if self.geometry.uses_bends and not self.tileset.curved:
@@ -70,8 +146,13 @@ class RuleSet:
                     f"need {need} tiles; {self.tileset.name} has {len(self.tileset)}"
                 )
             self.match.sides(players)
+            check_players = getattr(self.round_scoring, "check_players", None)
+            if check_players is not None:
+                check_players(players)
         if self.deal.table_tiles and not self.geometry.uses_bends:
             raise RuleSetError("only the bend geometry opens with tiles from the stock")
+        if self.deal.table_tiles > 2:
+            raise RuleSetError("at most two tiles (back to back in the centre cell) open the table")
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -97,11 +178,17 @@ class RuleSet:
         """
         A copy with some parameters changed (``target=200``, ``batch=2`` ...).
 
-        Each keyword names a field of this rule set or of one of its policies;
-        unknown names and invalid values raise :class:`RuleSetError`.
+        Each keyword names a field of this rule set (a whole policy too:
+        ``start=FixedSeat(0)``) or of one of its policies; unknown names and invalid
+        values raise :class:`RuleSetError`.
         """
         changes: dict[str, Any] = {}
         policies: dict[str, dict[str, Any]] = {}
+        whole = {k: v for k, v in params.items() if k in _POLICIES}
+        if whole:
+            return _evolve(self, whole).configure(
+                name, **{k: v for k, v in params.items() if k not in whole}
+            )
         for key, value in params.items():
             if key in ("tileset", "finish", "wild_faces", "geometry", "description"):
                 changes[key] = value
@@ -123,6 +210,18 @@ class RuleSet:
                 if isinstance(exc, RuleSetError):
                     raise
                 raise RuleSetError(f"bad parameters for {self.name}: {exc}") from exc
+            for key, value in values.items():
+                _check_value(type(getattr(self, owner)), key, value)
         if name is not None:
             changes["name"] = name
-        return attrs.evolve(self, **changes)
+        return _evolve(self, changes)
+
+
+def _evolve(rules: RuleSet, changes: dict[str, Any]) -> RuleSet:
+    """``attrs.evolve`` with any failure of the new values reported as RuleSetError."""
+    try:
+        return attrs.evolve(rules, **changes)
+    except RuleSetError:
+        raise
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise RuleSetError(f"bad parameters for {rules.name}: {exc}") from exc

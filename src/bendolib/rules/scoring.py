@@ -68,21 +68,35 @@ class WinnerTakesPips:
 
     The winner is the seat that went out; in a blocked round, the lowest hand
     (``blocked_winner="lowest_seat"``) or the side with the fewest points in hand
-    (``"lowest_side"``, credited to that side's lowest hand).  ``tie`` settles a tie
-    for lowest: ``"nobody"`` scores, or (two sides) the side that laid the last tile
-    loses (``"locker_loses"``).  ``minus_own`` subtracts the winner's own points in
-    hand (the seed's Draw Dominoes).  Opponents are the seats of the other sides.
+    (``"lowest_side"``, credited to that side's lowest hand); partners tied for the
+    lowest hand win for their side (the lower seat credited).  ``tie`` settles a tie
+    for lowest between sides: ``"nobody"`` scores, or (two sides) the side that laid
+    the last tile loses (``"locker_loses"``).  ``minus_own`` subtracts the winner's
+    own points in hand (the seed's Draw Dominoes).  Opponents are the seats of the other sides.
+
+    Options for other traditions: ``out_wins=False`` settles every round like a
+    blocked one, even when someone went out (OpenSpiel's games); ``takes="all"``
+    gives the winner every point left on the table, partners' and own included
+    (the ``dominoes`` package); ``win_points`` awards that fixed number instead of
+    pips (a round won counts one).
     """
 
     blocked_winner: Literal["lowest_seat", "lowest_side"] = "lowest_seat"
     tie: Literal["nobody", "locker_loses"] = "nobody"
     minus_own: bool = False
+    out_wins: bool = True
+    takes: Literal["opponents", "all"] = "opponents"
+    win_points: int | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.blocked_winner not in ("lowest_seat", "lowest_side"):
             raise RuleSetError(f"unknown blocked_winner {self.blocked_winner!r}")
         if self.tie not in ("nobody", "locker_loses"):
             raise RuleSetError(f"unknown tie rule {self.tie!r}")
+        if self.takes not in ("opponents", "all"):
+            raise RuleSetError(f"unknown takes {self.takes!r}")
+        if self.win_points is not None and self.win_points < 0:
+            raise RuleSetError(f"win_points cannot be negative: {self.win_points}")
 
     def _blocked_winner(self, outcome: RoundOutcome) -> int:
         players = len(outcome.hand_points)
@@ -98,8 +112,8 @@ class WinnerTakesPips:
             return min(members, key=lambda s: (outcome.hand_points[s], s))
         low = min(outcome.hand_points)
         seats = [s for s in range(players) if outcome.hand_points[s] == low]
-        if len(seats) == 1:
-            return seats[0]
+        if len({outcome.side_of(s) for s in seats}) == 1:
+            return seats[0]  # one hand, or partners tied: their side wins outright
         if self.tie == "locker_loses":
             locker_side = outcome.side_of(outcome.last_placer)
             others = [s for s in seats if outcome.side_of(s) != locker_side]
@@ -110,11 +124,19 @@ class WinnerTakesPips:
     def score(self, outcome: RoundOutcome) -> RoundScore:
         """Points for the winner; nothing for the others."""
         players = len(outcome.hand_points)
-        winner = outcome.order[0] if outcome.order else self._blocked_winner(outcome)
+        if outcome.order and self.out_wins:
+            winner = outcome.order[0]
+        else:
+            winner = self._blocked_winner(outcome)
         if winner < 0:
             return RoundScore((0,) * players, ())
+        if self.win_points is not None:
+            return RoundScore(_award(players, winner, self.win_points), (winner,))
         side = outcome.side_of(winner)
-        won = sum(outcome.hand_points[s] for s in range(players) if outcome.side_of(s) != side)
+        if self.takes == "all":
+            won = sum(outcome.hand_points)
+        else:
+            won = sum(outcome.hand_points[s] for s in range(players) if outcome.side_of(s) != side)
         if self.minus_own:
             won = max(0, won - outcome.hand_points[winner])
         return RoundScore(_award(players, winner, won), (winner,))
@@ -142,14 +164,27 @@ class FinishingOrder:
     """
     Points by finishing place (Bendo All In): ``table`` maps the number of
     players to the points of first, second, ... place.
+
+    ``tie`` settles players of a blocked round left with equal points in hand:
+    ``"seat"`` ranks the lower seat first, ``"share"`` gives each of them the
+    average (rounded down) of the places they share.
     """
 
     table: tuple[tuple[int, tuple[int, ...]], ...] = attrs.field(converter=_freeze_table)
+    tie: Literal["seat", "share"] = "seat"
 
     def __attrs_post_init__(self) -> None:
+        if not self.table:
+            raise RuleSetError("the place points table is empty")
         for players, points in self.table:
             if len(points) != players:
                 raise RuleSetError(f"{players} players need {players} place points, not {points}")
+        if self.tie not in ("seat", "share"):
+            raise RuleSetError(f"unknown tie rule {self.tie!r}; use 'seat' or 'share'")
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RuleSetError` unless the table scores ``players`` players."""
+        self.points_for(players)
 
     def points_for(self, players: int) -> tuple[int, ...]:
         """Place points for a game of ``players``."""
@@ -165,7 +200,22 @@ class FinishingOrder:
         points = [0] * len(order)
         for place, seat in enumerate(order):
             points[seat] = table[place]
-        return RoundScore(tuple(points), order[:1])
+        if self.tie == "seat":
+            return RoundScore(tuple(points), order[:1])
+        out = len(outcome.order)
+        place = out
+        while place < len(order):
+            end = place + 1
+            held = outcome.hand_points[order[place]]
+            while end < len(order) and outcome.hand_points[order[end]] == held:
+                end += 1
+            share = sum(table[place:end]) // (end - place)
+            for seat in order[place:end]:
+                points[seat] = share
+            place = end
+        low = outcome.hand_points[order[0]]
+        first = order[:1] if out else tuple(s for s in order if outcome.hand_points[s] == low)
+        return RoundScore(tuple(points), first)
 
 
 @attrs.frozen
@@ -177,6 +227,10 @@ class HighestPlayScore:
     """
 
     tie: Literal["nobody"] = "nobody"
+
+    def __attrs_post_init__(self) -> None:
+        if self.tie != "nobody":
+            raise RuleSetError(f"unknown tie rule {self.tie!r}; use 'nobody'")
 
     def score(self, outcome: RoundOutcome) -> RoundScore:
         """The bonus for the round's top scorer."""

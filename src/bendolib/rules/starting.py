@@ -32,11 +32,16 @@ class StartPolicy(Protocol):
 
 
 def _highest(tileset: TileSet, mask: int) -> int:
-    """Index of the highest tile in ``mask``: most points, then the higher top face."""
+    """
+    Index of the highest number tile in ``mask`` (most points, then the higher top
+    face); tiles with a symbol face (action tiles) never count; -1 if none.
+    """
     best = -1
     best_key = (-1, -1)
     for i in indices(mask):
         tile = tileset.tiles[i]
+        if tile.a < 0:
+            continue
         key = (tile.points, max(tile.a, tile.b))
         if key > best_key:
             best, best_key = i, key
@@ -79,6 +84,8 @@ class HighestDouble:
             if self.no_double == "redeal":
                 return StartDecision(redeal=True)
             tile = _highest(tileset, dealt)
+            if tile < 0:
+                return StartDecision(redeal=True)
         return StartDecision(_holder(hands, tile), tile if self.opens else -1)
 
 
@@ -101,3 +108,23 @@ class HolderOf:
                 if player >= 0:
                     return StartDecision(player, i)
         return self.fallback.choose(tileset, hands, round_number)
+
+
+@attrs.frozen
+class FixedSeat:
+    """
+    Seat ``seat`` starts every round and opens with any tile of its hand (as in
+    OpenSpiel's and the ``dominoes`` package's default games).
+    """
+
+    seat: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        if self.seat < 0:
+            raise RuleSetError(f"seat must be 0 or more, not {self.seat}")
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        """Seat ``seat``, free opening."""
+        if self.seat >= len(hands):
+            raise RuleSetError(f"seat {self.seat} does not exist with {len(hands)} players")
+        return StartDecision(self.seat, -1)

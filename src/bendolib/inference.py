@@ -1,0 +1,425 @@
+"""
+Deductions from the public history: which tiles each hidden hand cannot hold.
+
+A player who passed, who had to draw, or who kept drawing lacked then every tile that
+would have fitted the board; a drawn tile that ended the turn did not fit; a tile
+placed after drawing was one of the tiles drawn that turn; the opening tile was the
+highest the start policy looks for.  :func:`deduce` gathers these facts for one
+observer, and :func:`hidden_deal` turns them into constraints on the positions of the
+round's deck, from which :mod:`bendolib.sampling` draws consistent deals.
+
+The constraints here are necessary conditions, one tile at a time; facts that tie
+several tiles together (some tile in a hand fits, the round was not blocked) are left
+to the sampler's final check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+import attrs
+
+from bendolib.engine import placements
+from bendolib.geometry.board import Board
+from bendolib.moves import OPENING, Draw, Pass, Place
+from bendolib.observation import HIDDEN, Observation, stock_start
+from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision
+from bendolib.state import PLAYING, GameState
+from bendolib.tiles import indices
+
+#: ``Lack.reason`` values.
+PASSED = "passed"
+DREW = "drew"
+DREW_AGAIN = "drew again"
+DRAW_MISSED = "drawn tile did not fit"
+
+
+@attrs.frozen
+class Lack:
+    """
+    ``player`` held none of ``tiles`` at history entry ``turn`` (``reason``: it
+    passed, had to draw, or drew again), or, for :data:`DRAW_MISSED`, none of
+    ``tiles`` was among the tiles it drew that turn.
+    """
+
+    player: int
+    turn: int
+    tiles: int
+    reason: str
+
+
+@attrs.frozen
+class Deductions:
+    """
+    What the observer can tell about every hand from the public history.
+
+    ``unseen`` are the tiles the observer has not seen (other hands and stock);
+    ``lacks`` every deduction, in history order; ``possible[seat]`` the tiles that
+    seat may hold now as far as these deductions go (the observer's own hand exactly).
+    """
+
+    player: int
+    unseen: int
+    lacks: tuple[Lack, ...]
+    possible: tuple[int, ...]
+
+    def cannot_hold(self, seat: int) -> int:
+        """Unseen tiles that ``seat`` cannot hold now."""
+        return self.unseen & ~self.possible[seat]
+
+
+@attrs.frozen
+class Slot:
+    """
+    Deck positions taken together (a dealt hand, one draw, or the stock): each holds
+    one of ``accepts``.  ``seat`` took them (-1 for the stock); ``kind`` is
+    ``"hand"``, ``"draw"``, ``"effect"`` or ``"stock"``.
+    """
+
+    positions: tuple[int, ...]
+    accepts: int
+    seat: int = HIDDEN
+    kind: str = "stock"
+
+
+@attrs.frozen
+class HiddenDeal:
+    """
+    The round's deck as the observer knows it: ``known[i]`` is the tile at position
+    ``i`` or :data:`~bendolib.observation.HIDDEN`; the ``hidden`` tiles fill the
+    hidden positions, which the ``slots`` partition (in deal order: the hands, the
+    draws, the stock).
+    """
+
+    known: tuple[int, ...]
+    hidden: int
+    slots: tuple[Slot, ...]
+
+
+@attrs.frozen
+class _Class:
+    """Deck positions taken together: a dealt hand, one draw, or the stock."""
+
+    positions: tuple[int, ...]
+    seat: int
+    turn: int
+    kind: str
+
+
+def deduce(observation: Observation, forced_draws: bool = False) -> Deductions:
+    """
+    The deductions of ``observation``'s player from the public history.
+
+    ``forced_draws`` also reads every draw at the start of a turn as "could not
+    place", even where the rules allow drawing by choice: an opponent model (right
+    for players who draw only when stuck), not a consequence of the rules.
+    """
+    return _analyse(observation, forced_draws)[0]
+
+
+def hidden_deal(observation: Observation, forced_draws: bool = False) -> HiddenDeal:
+    """The deck positions the observer does not know, and which tiles may lie there."""
+    return _analyse(observation, forced_draws)[1]
+
+
+def fitting(observation: Observation, board: Board) -> int:
+    """Bitmask of the tiles of the tile set that could be placed on ``board``."""
+    return fitting_mask(observation.rules, observation.players, board)
+
+
+_FITS: dict[int, tuple[RuleSet, dict[tuple[tuple[int, int], ...], int]]] = {}
+
+
+def fitting_mask(rules: RuleSet, players: int, board: Board) -> int:
+    """Bitmask of the tiles of ``rules``' tile set that could be placed on ``board``."""
+    if board.is_empty:
+        probe = _probe(rules, players, board)
+        return _mask(
+            rules.tileset.index(m.tile) for m in placements(probe, rules.tileset.full_mask)
+        )
+    held = _FITS.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_FITS) > 64:
+            _FITS.clear()
+        held = (rules, {})
+        _FITS[id(rules)] = held
+    key = tuple((end.value, end.free) for end in board.ends)
+    cached = held[1].get(key)
+    if cached is None:
+        probe = _probe(rules, players, board)
+        cached = _mask(
+            rules.tileset.index(m.tile) for m in placements(probe, rules.tileset.full_mask)
+        )
+        if len(held[1]) > 20_000:
+            held[1].clear()
+        held[1][key] = cached
+    return cached
+
+
+def _probe(rules: RuleSet, players: int, board: Board) -> GameState:
+    """A state with ``board`` and empty hands, to ask the engine what fits."""
+    return GameState(
+        rules=rules,
+        players=players,
+        seed=0,
+        round_number=1,
+        deck=(),
+        stock_pos=0,
+        hand_masks=(0,) * players,
+        board=board,
+        current_player=0,
+        scores=(0,) * players,
+    )
+
+
+def _mask(tiles: Iterable[int]) -> int:
+    mask = 0
+    for i in tiles:
+        mask |= 1 << i
+    return mask
+
+
+@lru_cache(maxsize=64)
+def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDeal]:
+    rules = obs.rules
+    tileset = rules.tileset
+    players = obs.players
+    me = obs.player
+    size = rules.deal.hand_size(players)
+    total = len(tileset)
+    start = stock_start(rules, players)
+    stock_pos = total - obs.stock_size
+
+    placed: dict[int, tuple[int, int]] = {}
+    for index, turn in enumerate(obs.history):
+        if isinstance(turn.move, Place):
+            placed[tileset.index(turn.move.tile)] = (turn.player, index)
+    own_taken = _mask(t.tile for t in obs.taken if t.player == me)
+    own_placed = _mask(i for i, (seat, _) in placed.items() if seat == me)
+    own_block = (obs.hand_mask | own_placed) & ~own_taken
+    table = obs.table_tiles
+
+    known = [HIDDEN] * total
+    for offset, tile in enumerate(sorted(indices(own_block))):
+        known[me * size + offset] = tile
+    for offset, tile in enumerate(table):
+        known[players * size + offset] = tile
+    for offset, taken in enumerate(obs.taken):
+        if taken.player == me:
+            known[start + offset] = taken.tile
+    hidden = tileset.full_mask & ~(own_block | own_taken | _mask(table))
+
+    classes: list[_Class] = []
+    for seat in range(players):
+        if seat != me:
+            block = tuple(range(seat * size, (seat + 1) * size))
+            classes.append(_Class(block, seat, -1, "hand"))
+    group: list[int] = []
+    for offset, taken in enumerate(obs.taken):
+        if taken.player == me:
+            continue
+        prev = obs.taken[group[0] - start] if group else None
+        if prev is not None and (prev.player, prev.turn) != (taken.player, taken.turn):
+            classes.append(_draw_class(obs, group))
+            group = []
+        group.append(start + offset)
+    if group:
+        classes.append(_draw_class(obs, group))
+    if stock_pos < total:
+        classes.append(_Class(tuple(range(stock_pos, total)), HIDDEN, -1, "stock"))
+
+    accept = [hidden] * len(classes)
+    stock = [c for c, cls in enumerate(classes) if cls.kind == "stock"]
+
+    def slots_before(seat: int, index: int) -> list[int]:
+        return [c for c, cls in enumerate(classes) if cls.seat == seat and cls.turn < index]
+
+    def keep_only(tile_mask: int, allowed: Iterable[int]) -> None:
+        allowed_set = set(allowed)
+        for c in range(len(classes)):
+            if c not in allowed_set:
+                accept[c] &= ~tile_mask
+
+    lacks, placements, misses, positives, board_ok = _walk(obs, classes, forced_draws)
+    for lack in lacks:
+        if lack.player != me and lack.reason != DRAW_MISSED:
+            for c in slots_before(lack.player, lack.turn):
+                accept[c] &= ~lack.tiles
+    for player, index, tile, draws in placements:
+        if player != me:
+            allowed = draws if draws is not None else slots_before(player, index)
+            keep_only(1 << tile, allowed)
+    if board_ok:
+        for draws, fits in misses:
+            for c in draws:
+                accept[c] &= ~fits
+        for draws, fits in positives:
+            if sum(len(classes[c].positions) for c in draws) == 1:
+                accept[draws[0]] &= fits
+    if obs.revealed:
+        shown = 0
+        for seat, hand in enumerate(obs.revealed):
+            if seat != me:
+                keep_only(hand, [c for c, cls in enumerate(classes) if cls.seat == seat])
+                shown |= hand
+        unplaced = hidden & ~_mask(placed) & ~shown
+        keep_only(unplaced, stock)
+    excluded = _start_exclusions(obs, own_block)
+    for c, cls in enumerate(classes):
+        if cls.kind == "hand":
+            accept[c] &= ~excluded.get(cls.seat, 0)
+
+    unseen = obs.unseen_mask
+    possible = []
+    for seat in range(players):
+        if seat == me:
+            possible.append(obs.hand_mask)
+        elif obs.revealed:
+            possible.append(obs.revealed[seat])
+        else:
+            reach = 0
+            for c, cls in enumerate(classes):
+                if cls.seat == seat:
+                    reach |= accept[c]
+            possible.append(reach & unseen)
+    deductions = Deductions(me, unseen, tuple(lacks), tuple(possible))
+
+    slots = tuple(
+        Slot(cls.positions, accept[c], cls.seat, cls.kind) for c, cls in enumerate(classes)
+    )
+    return deductions, HiddenDeal(tuple(known), hidden, slots)
+
+
+def _draw_class(obs: Observation, positions: list[int]) -> _Class:
+    start = stock_start(obs.rules, obs.players)
+    taken = obs.taken[positions[0] - start]
+    move = obs.history[taken.turn].move if 0 <= taken.turn < len(obs.history) else None
+    kind = "draw" if isinstance(move, Draw) else "effect"
+    return _Class(tuple(positions), taken.player, taken.turn, kind)
+
+
+_Walk = tuple[
+    list[Lack],
+    list[tuple[int, int, int, list[int] | None]],
+    list[tuple[list[int], int]],
+    list[tuple[list[int], int]],
+    bool,
+]
+
+
+def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
+    """
+    Replay the round's public history on the board: the lacks, each placement with
+    the draws it must come from, the draws that missed and the draws that fitted.
+    """
+    rules = obs.rules
+    tileset = rules.tileset
+    geometry = rules.geometry
+    history = obs.history
+    draws_at: dict[int, list[int]] = {}
+    for c, cls in enumerate(classes):
+        if cls.kind == "draw":
+            draws_at.setdefault(cls.turn, []).append(c)
+    table = obs.board.placements[: rules.deal.table_tiles]
+    board = geometry.open([(p.tile, p.tile.a) for p in table]) if table else Board()
+    on_board = _mask(tileset.index(p.tile) for p in table)
+    lacks: list[Lack] = []
+    placements: list[tuple[int, int, int, list[int] | None]] = []
+    misses: list[tuple[list[int], int]] = []
+    positives: list[tuple[list[int], int]] = []
+    turn_player = -1
+    turn_draws: list[int] = []
+    drew = False
+    for index, turn in enumerate(history):
+        player, move = turn.player, turn.move
+        if player != turn_player:
+            turn_player, turn_draws, drew = player, [], False
+        if isinstance(move, Draw):
+            fits = fitting(obs, board) & ~on_board
+            if drew:
+                lacks.append(Lack(player, index, fits, DREW_AGAIN))
+            elif forced_draws or not rules.draw.voluntary:
+                lacks.append(Lack(player, index, fits, DREW))
+            drew = True
+            turn_draws = turn_draws + draws_at.get(index, [])
+            following = history[index + 1] if index + 1 < len(history) else None
+            if following is not None:
+                ended = following.player != player
+            else:
+                ended = obs.phase != PLAYING or obs.current_player != player or obs.drawn_count == 0
+            if ended:
+                misses.append((turn_draws, fits))
+                lacks.append(Lack(player, index, fits, DRAW_MISSED))
+            elif following is None and rules.draw.when_stuck != "until_fits":
+                positives.append((turn_draws, fits))
+        elif isinstance(move, Place):
+            tile = tileset.index(move.tile)
+            placements.append((player, index, tile, turn_draws if drew else None))
+            if move.end == OPENING:
+                board = geometry.open([(move.tile, move.inward)])
+            else:
+                board = geometry.place(
+                    board, move.end, move.tile, move.inward, move.shows, move.turn
+                )
+            on_board |= 1 << tile
+            turn_player = -1
+        elif isinstance(move, Pass):
+            fits = fitting(obs, board) & ~on_board
+            if drew:
+                positives.append((turn_draws, fits))
+            else:
+                lacks.append(Lack(player, index, fits, PASSED))
+            turn_player = -1
+    board_ok = board.ends == obs.board.ends and len(board.placements) == len(obs.board.placements)
+    if not board_ok:
+        lacks = []
+        misses = []
+        positives = []
+    return lacks, placements, misses, positives, board_ok
+
+
+def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
+    """
+    Tiles that no other seat can have been dealt, given how the round started: for
+    the start policies that pick the holder of the highest tile of some kind
+    (:class:`HighestDouble`, :class:`HolderOf`), any tile that would have outranked
+    the known one.  Other policies are left to the sampler's final check.
+    """
+    policy = obs.rules.start
+    if type(policy) not in (HighestDouble, HolderOf):
+        return {}
+    tileset = obs.rules.tileset
+    history = obs.history
+    starter = history[0].player if history else obs.current_player
+    opening = obs.opening
+    if history and isinstance(history[0].move, Place) and history[0].move.end == OPENING:
+        opening = tileset.index(history[0].move.tile)
+    base = [0] * obs.players
+    base[obs.player] = own_block
+    if opening >= 0:
+        base[starter] |= 1 << opening
+    decision = policy.choose(tileset, tuple(base), obs.round_number)
+    if not _matches(decision, starter, opening):
+        return {}
+    out: dict[int, int] = {}
+    hidden = tileset.full_mask & ~own_block
+    if opening >= 0:
+        hidden &= ~(1 << opening)
+    for seat in range(obs.players):
+        if seat == obs.player:
+            continue
+        for tile in indices(hidden):
+            hands = list(base)
+            hands[seat] |= 1 << tile
+            probe = policy.choose(tileset, tuple(hands), obs.round_number)
+            if probe != decision:
+                out[seat] = out.get(seat, 0) | 1 << tile
+    return out
+
+
+def _matches(decision: StartDecision, starter: int, opening: int) -> bool:
+    if decision.redeal or decision.player != starter:
+        return False
+    return decision.opening in (-1, opening)

@@ -1,0 +1,254 @@
+"""Observations: what one player at the table may know about a state, and nothing more."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from bendolib.geometry.board import Board, End
+from bendolib.moves import Draw, Place
+from bendolib.rules.ruleset import RuleSet
+from bendolib.state import PLAYING, GameState, RoundResult, Turn
+from bendolib.tiles import Tile, indices
+
+if TYPE_CHECKING:
+    from bendolib.inference import Deductions
+
+#: ``Taken.tile`` of a tile taken by another player (hidden from the observer).
+HIDDEN = -1
+
+
+#: ``Taken.turn`` of a tile drawn before the known history (a position set up mid-round).
+UNKNOWN_TURN = -1
+
+
+@attrs.frozen
+class Taken:
+    """
+    One tile taken from the stock this round: by ``player``, during history entry
+    ``turn`` (a draw, or a placement whose effect made ``player`` draw); ``tile`` is
+    the tile's index when the observer took it, :data:`HIDDEN` otherwise.
+    """
+
+    player: int
+    turn: int
+    tile: int = HIDDEN
+
+
+@attrs.frozen(cache_hash=True)
+class Observation:
+    """
+    What seat ``player`` knows: its own hand and draws, and the public state.
+
+    Public: the board, the open ends, the stock size, every hand's size, scores and
+    results, the round's history (who placed what, who drew how many tiles and when,
+    who passed), the tile a round must open with, and, once the round is over, every
+    hand (they are shown for scoring).  Hidden: the other hands, the stock's order and
+    the match seed.  Two states that differ only in hidden information give equal
+    observations.  Build one with :meth:`GameState.observation`.
+    """
+
+    rules: RuleSet
+    players: int
+    player: int
+    round_number: int
+    phase: int
+    current_player: int
+    hand_mask: int
+    hand_sizes: tuple[int, ...]
+    board: Board
+    stock_size: int
+    scores: tuple[int, ...]
+    play_points: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+    history: tuple[Turn, ...]
+    taken: tuple[Taken, ...]
+    opening: int
+    drawn_mask: int
+    drawn_count: int
+    direction: int
+    out: tuple[int, ...]
+    last_placer: int
+    match_winner: int
+    revealed: tuple[int, ...] = ()
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        """The observer's tiles, in tile-set order."""
+        return self.rules.tileset.tiles_of(self.hand_mask)
+
+    @property
+    def open_ends(self) -> tuple[End, ...]:
+        """The open ends of the chain, in end order."""
+        return self.board.ends
+
+    @property
+    def is_my_turn(self) -> bool:
+        """True when the observer is to move in a round in play."""
+        return self.phase == PLAYING and self.current_player == self.player
+
+    @property
+    def is_round_over(self) -> bool:
+        """True once the round has ended (and at the end of the match)."""
+        return self.phase != PLAYING
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The scoring sides: one seat each, or the teams."""
+        return self.rules.match.sides(self.players)
+
+    @property
+    def side_scores(self) -> tuple[int, ...]:
+        """Match score of each side."""
+        return tuple(sum(self.scores[s] for s in side) for side in self.sides)
+
+    @property
+    def own_draws(self) -> tuple[int, ...]:
+        """Indices of the tiles the observer took from the stock this round, in order."""
+        return tuple(t.tile for t in self.taken if t.player == self.player)
+
+    @property
+    def table_tiles(self) -> tuple[int, ...]:
+        """Indices of the tiles the deal turned up on the table (All Five), in order."""
+        tileset = self.rules.tileset
+        count = self.rules.deal.table_tiles
+        return tuple(tileset.index(p.tile) for p in self.board.placements[:count])
+
+    @property
+    def placed_mask(self) -> int:
+        """Bitmask of the tiles on the table."""
+        return self.rules.tileset.mask_of(p.tile for p in self.board.placements)
+
+    @property
+    def unseen_mask(self) -> int:
+        """Tiles the observer has not seen: in the other hands or in the stock."""
+        seen = self.hand_mask | self.placed_mask
+        for hand in self.revealed:
+            seen |= hand
+        return self.rules.tileset.full_mask & ~seen
+
+    @property
+    def deductions(self) -> Deductions:
+        """What the public history tells about the other hands (see :mod:`bendolib.inference`)."""
+        from bendolib.inference import deduce
+
+        return deduce(self)
+
+
+def observe(state: GameState, player: int) -> Observation:
+    """The observation of ``state`` by seat ``player``."""
+    if not 0 <= player < state.players:
+        raise ValueError(f"no seat {player} among {state.players} players")
+    history = state.history
+    mine = player == state.current_player
+    return Observation(
+        rules=state.rules,
+        players=state.players,
+        player=player,
+        round_number=state.round_number,
+        phase=state.phase,
+        current_player=state.current_player,
+        hand_mask=state.hand_masks[player],
+        hand_sizes=tuple(h.bit_count() for h in state.hand_masks),
+        board=state.board,
+        stock_size=state.stock_size,
+        scores=state.scores,
+        play_points=state.play_points,
+        results=state.results,
+        history=history,
+        taken=_taken(state, history, player),
+        opening=state.opening,
+        drawn_mask=state.drawn if mine else 0,
+        drawn_count=state.drawn_count,
+        direction=state.direction,
+        out=state.out,
+        last_placer=state.last_placer,
+        match_winner=state.match_winner,
+        revealed=state.hand_masks if state.phase != PLAYING else (),
+    )
+
+
+def stock_start(rules: RuleSet, players: int) -> int:
+    """Deck position of the first stock tile: after the hands and the table tiles."""
+    return players * rules.deal.hand_size(players) + rules.deal.table_tiles
+
+
+def draw_counts(rules: RuleSet, history: tuple[Turn, ...], stock: int) -> tuple[int, ...]:
+    """
+    Tiles taken by each history entry's draw (0 for other moves), from a stock of
+    ``stock`` tiles at the start of the round, when only draw moves take tiles.
+    """
+    policy = rules.draw
+    counts = []
+    left = stock
+    in_turn = 0
+    previous = -1
+    for turn in history:
+        if not isinstance(turn.move, Draw):
+            counts.append(0)
+            in_turn = 0
+            previous = -1
+            continue
+        if turn.player != previous:
+            in_turn = 0
+        limit = policy.batch
+        if policy.max_per_turn is not None:
+            limit = min(limit, policy.max_per_turn - in_turn)
+        count = max(0, min(limit, left))
+        counts.append(count)
+        left -= count
+        in_turn += count
+        previous = turn.player
+    return tuple(counts)
+
+
+def _owners(state: GameState, history: tuple[Turn, ...]) -> dict[int, int]:
+    """The seat holding or having placed each tile of this round's hands and draws."""
+    owner: dict[int, int] = {}
+    for seat, hand in enumerate(state.hand_masks):
+        for i in indices(hand):
+            owner[i] = seat
+    tileset = state.rules.tileset
+    for turn in history:
+        if isinstance(turn.move, Place):
+            owner[tileset.index(turn.move.tile)] = turn.player
+    return owner
+
+
+def _taken(state: GameState, history: tuple[Turn, ...], player: int) -> tuple[Taken, ...]:
+    """Who took each tile drawn from the stock this round, and when."""
+    start = stock_start(state.rules, state.players)
+    owner = _owners(state, history)
+    turns: list[int] = []
+    if state.rules.effects is None:
+        counts = draw_counts(state.rules, history, len(state.deck) - start)
+        for index, count in enumerate(counts):
+            turns.extend([index] * count)
+    if len(turns) != state.stock_pos - start:
+        turns = _replayed_turns(state, history)
+    missing = state.stock_pos - start - len(turns)
+    if missing > 0:
+        # a position started mid-round (position text): earlier draws have no history entry
+        turns = [UNKNOWN_TURN] * missing + turns
+    out = []
+    for position, turn in zip(range(start, state.stock_pos), turns, strict=True):
+        tile = state.deck[position]
+        seat = owner.get(tile, HIDDEN)
+        out.append(Taken(seat, turn, tile if seat == player else HIDDEN))
+    return tuple(out)
+
+
+def _replayed_turns(state: GameState, history: tuple[Turn, ...]) -> list[int]:
+    """The history entry that took each stock tile, found by replaying the round."""
+    from bendolib.engine import apply, deal_from
+
+    replay = deal_from(state.rules, state.players, state.deck, state.seed, state.round_number)
+    if replay is None:
+        raise ValueError("the state's deck is not a valid deal")
+    turns: list[int] = []
+    for index, turn in enumerate(history):
+        before = replay.stock_pos
+        replay = apply(replay, turn.move)
+        turns.extend([index] * (replay.stock_pos - before))
+    return turns

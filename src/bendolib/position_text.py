@@ -1,0 +1,584 @@
+"""
+A position as one line of text (like FEN for chess): :func:`dumps` writes it,
+:func:`loads` reads it back as a :class:`GameState` that play can continue from.
+
+The text is the rule set followed by ``key=value`` fields, separated by spaces::
+
+    basic players=2 seed=7 round=1 turn=1 scores=0,0 hands=0-1L,2-4R/3-3 \
+deck=6-6,0-1L,...|1-5R,... board=6-6*,6-2@1L
+
+See docs/records.md for every field.  The history of moves is not part of a
+position: a loaded state starts with an empty history.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from bendolib.errors import BendolibError, ParseError
+from bendolib.geometry.board import Board, Placement
+from bendolib.moves import OPENING, Place
+from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
+from bendolib.rules.ruleset import RuleSet
+from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, GameState, RoundResult
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, indices
+
+__all__ = ["dumps", "loads"]
+
+_PHASES = {PLAYING: "play", ROUND_OVER: "round-over", GAME_OVER: "game-over"}
+_PHASE_VALUES = {name: value for value, name in _PHASES.items()}
+_FACES = {name: face for face, name in SYMBOL_NAMES.items()}
+#: GameState fields that are history, not position.
+_HISTORY = ("log", "past")
+#: The fields every position text has, in the order they are written.
+_REQUIRED = ("players", "seed", "round", "turn", "scores", "hands", "deck", "board")
+_EMPTY = "-"
+
+
+class _FieldError(Exception):
+    """A fault inside one field's value: the message and its offset in the value."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def _parts(text: str, sep: str) -> list[tuple[str, int]]:
+    """``text`` split at ``sep``, each part with its offset."""
+    out = []
+    at = 0
+    for part in text.split(sep):
+        out.append((part, at))
+        at += len(part) + len(sep)
+    return out
+
+
+def _ints(values: Sequence[int]) -> str:
+    return ",".join(map(str, values)) if values else _EMPTY
+
+
+def _read_ints(text: str) -> tuple[int, ...]:
+    if text == _EMPTY:
+        return ()
+    return tuple(int(v) for v in text.split(","))
+
+
+def _compact_json(data: Any) -> str:
+    # Compact JSON has spaces only inside strings; escape them so a field is one token.
+    return json.dumps(data, separators=(",", ":")).replace(" ", "\\u0020")
+
+
+def _tuples(data: Any) -> Any:
+    if isinstance(data, list):
+        return tuple(_tuples(v) for v in data)
+    return data
+
+
+class _Writer:
+    """Writes the fields of one state."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.tiles = state.rules.tileset.tiles
+
+    def tiles_of(self, tile_indices: Sequence[int]) -> str:
+        return ",".join(tile_text(self.tiles[i]) for i in tile_indices) or _EMPTY
+
+    def mask(self, mask: int) -> str:
+        return self.tiles_of(list(indices(mask)))
+
+    def board(self, board: Board) -> str:
+        return ",".join(_placement_text(p) for p in board.placements) or _EMPTY
+
+
+def _placement_text(p: Placement) -> str:
+    return str(Place(p.tile, p.end, p.inward, p.shows, p.turn, p.position))
+
+
+def _results_text(results: tuple[RoundResult, ...]) -> str:
+    rows = [
+        [r.round_number, int(r.blocked), r.order, r.hand_points, r.points, r.winners]
+        for r in results
+    ]
+    return _compact_json(rows)
+
+
+def dumps(state: GameState) -> str:
+    """
+    The position text of ``state``: rules, players, seed, round, scores, hands, the
+    deck (dealt tiles, then the stock in drawing order), the board and the turn.
+    """
+    w = _Writer(state)
+    spec = rules_to_spec(state.rules)
+    head = spec["name"] if list(spec) == ["name"] and " " not in spec["name"] else None
+    fields = [head if head is not None else _compact_json(spec)]
+    dealt, stock = state.deck[: state.stock_pos], state.deck[state.stock_pos :]
+    fields += [
+        f"players={state.players}",
+        f"seed={state.seed}",
+        f"round={state.round_number}",
+        f"turn={state.current_player}",
+        f"scores={_ints(state.scores)}",
+        "hands=" + "/".join(w.mask(h) for h in state.hand_masks),
+        f"deck={w.tiles_of(dealt)}|{w.tiles_of(stock)}",
+        f"board={w.board(state.board)}",
+    ]
+    if state.phase != PLAYING:
+        fields.append(f"phase={_PHASES[state.phase]}")
+    if state.opening >= 0:
+        fields.append(f"opening={tile_text(w.tiles[state.opening])}")
+    if state.drawn:
+        fields.append(f"drawn={w.mask(state.drawn)}")
+    if state.drawn_count:
+        fields.append(f"drawn_count={state.drawn_count}")
+    if state.direction != 1:
+        fields.append(f"direction={state.direction}")
+    if state.out:
+        fields.append(f"out={_ints(state.out)}")
+    if state.play_points != (0,) * state.players:
+        fields.append(f"play={_ints(state.play_points)}")
+    if state.results:
+        fields.append(f"results={_results_text(state.results)}")
+    if state.last_placer != -1:
+        fields.append(f"last={state.last_placer}")
+    if state.match_winner != -1:
+        fields.append(f"winner={state.match_winner}")
+    aside = _aside(state)
+    if aside:
+        fields.append(f"aside={w.mask(aside)}")
+    for field in attrs.fields(GameState):
+        if field.name in _KNOWN or field.name in _HISTORY:
+            continue
+        value = getattr(state, field.name)
+        if value != field.default:
+            fields.append(f"{field.name}={_compact_json(_plain(field.name, value))}")
+    return " ".join(fields)
+
+
+def _aside(state: GameState) -> int:
+    """Tiles dealt but in no hand and not on the board (set aside in a built position)."""
+    dealt = 0
+    for i in state.deck[: state.stock_pos]:
+        dealt |= 1 << i
+    for hand in state.hand_masks:
+        dealt &= ~hand
+    for placement in state.board.placements:
+        dealt &= ~(1 << state.rules.tileset.index(placement.tile))
+    return dealt
+
+
+def _plain(name: str, value: Any) -> Any:
+    """A value of a field this module does not know, as JSON data."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, tuple):
+        return [_plain(name, v) for v in value]
+    raise BendolibError(f"position text cannot write GameState.{name} = {value!r}")
+
+
+#: GameState fields written under their own keys above.
+_KNOWN = {
+    "rules",
+    "players",
+    "seed",
+    "round_number",
+    "deck",
+    "stock_pos",
+    "hand_masks",
+    "board",
+    "current_player",
+    "scores",
+    "opening",
+    "drawn",
+    "drawn_count",
+    "direction",
+    "out",
+    "play_points",
+    "results",
+    "phase",
+    "last_placer",
+    "match_winner",
+}
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+class _Reader:
+    """Reads one position text, remembering where each field starts for error messages."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.fields: dict[str, tuple[str, int]] = {}
+        self.rules_text = ""
+        self.rules_at = 0
+        self._split()
+
+    def fail(self, message: str, key: str, offset: int = 0) -> ParseError:
+        """An error at the value of field ``key`` (plus ``offset``)."""
+        value_at = self.fields[key][1] + len(key) + 1 if key in self.fields else 0
+        return ParseError(message, self.text, value_at + offset)
+
+    def _split(self) -> None:
+        text = self.text
+        pos = 0
+        tokens: list[tuple[str, int]] = []
+        while pos < len(text):
+            if text[pos].isspace():
+                pos += 1
+                continue
+            end = pos
+            while end < len(text) and not text[end].isspace():
+                end += 1
+            tokens.append((text[pos:end], pos))
+            pos = end
+        if not tokens:
+            raise ParseError("empty position text", text, 0)
+        self.rules_text, self.rules_at = tokens[0]
+        for token, at in tokens[1:]:
+            key, sep, value = token.partition("=")
+            if not sep or not key:
+                raise ParseError(f"expected key=value, not {token!r}", text, at)
+            if key in self.fields:
+                raise ParseError(f"{key} is given twice", text, at)
+            self.fields[key] = (value, at)
+
+    def has(self, key: str) -> bool:
+        return key in self.fields
+
+    def get(self, key: str) -> str:
+        if key not in self.fields:
+            raise ParseError(f"missing field {key}=", self.text, len(self.text))
+        return self.fields[key][0]
+
+    def value(self, key: str, parse: Callable[[str], Any], default: Any = None) -> Any:
+        if key not in self.fields:
+            if default is None:
+                self.get(key)
+            return default
+        try:
+            return parse(self.fields[key][0])
+        except _FieldError as exc:
+            raise self.fail(f"bad {key}: {exc.message}", key, exc.offset) from None
+        except ParseError as exc:
+            raise self.fail(f"bad {key}: {exc.args[0]}", key) from None
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise self.fail(f"bad {key}: {exc}", key) from None
+
+
+def _rules(reader: _Reader) -> RuleSet:
+    token = reader.rules_text
+    try:
+        spec: Any = json.loads(token) if token.startswith("{") else {"name": token}
+        return rules_from_spec(spec)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"bad rules: {exc.msg}", reader.text, reader.rules_at + exc.pos) from None
+    except BendolibError as exc:
+        raise ParseError(f"bad rules: {exc}", reader.text, reader.rules_at) from None
+
+
+class _Tiles:
+    """Tile lookup by text for one tile set."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.tiles = rules.tileset.tiles
+        self.by_text = {tile_text(t): i for i, t in enumerate(self.tiles)}
+        self.name = rules.tileset.name
+
+    def index(self, text: str, offset: int = 0) -> int:
+        try:
+            return self.by_text[text]
+        except KeyError:
+            raise _FieldError(f"no tile {text!r} in {self.name}", offset) from None
+
+    def indices(self, text: str, offset: int = 0) -> tuple[int, ...]:
+        if text == _EMPTY:
+            return ()
+        return tuple(self.index(t, offset + at) for t, at in _parts(text, ","))
+
+    def mask(self, text: str, offset: int = 0) -> int:
+        mask = 0
+        for item, at in _parts(text, ",") if text != _EMPTY else []:
+            i = self.index(item, offset + at)
+            if mask >> i & 1:
+                raise _FieldError(f"tile {item} is listed twice", offset + at)
+            mask |= 1 << i
+        return mask
+
+    def masks(self, text: str) -> tuple[int, ...]:
+        return tuple(self.mask(part, at) for part, at in _parts(text, "/"))
+
+
+def _face(text: str) -> int:
+    return _FACES[text] if text in _FACES else int(text)
+
+
+def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
+    """Rebuild a board by laying its placements again with the rule set's geometry."""
+    if text == _EMPTY:
+        return Board()
+    openings: list[tuple[int, int, int]] = []
+    board: Board | None = None
+    for n, (item, at) in enumerate(_parts(text, ",")):
+        try:
+            inward, outward, shows, end, turn = _read_placement(item)
+            if end == OPENING:
+                if board is not None:
+                    raise ParseError("an opening tile after the first placements")
+                openings.append((inward, outward, shows))
+                continue
+            if board is None:
+                board = _open(rules, tiles, openings)
+            board = _place(rules, tiles, board, (inward, outward, shows, end, turn))
+        except (ParseError, ValueError) as exc:
+            message = exc.args[0] if isinstance(exc, ParseError) else str(exc)
+            raise _FieldError(f"placement {n} ({item}): {message}", at) from None
+    if board is None:
+        board = _open(rules, tiles, openings)
+    return board
+
+
+def _read_placement(item: str) -> tuple[int, int, int, int, int]:
+    """(inward, outward, shows, end, turn) of one placement in move notation."""
+    body = item
+    if body.endswith("*"):
+        end, turn, body = OPENING, STRAIGHT, body[:-1]
+    else:
+        body, sep, where = body.partition("@")
+        if not sep or not where:
+            raise ParseError(f"placement {item!r} has no '@end' or '*'")
+        turn = {"L": LEFT, "R": RIGHT}.get(where[-1], STRAIGHT)
+        end = int(where[:-1] if turn != STRAIGHT else where)
+    faces, _, named = body.partition("=")
+    inward_text, sep, outward_text = faces.partition("-")
+    if not sep:
+        raise ParseError(f"placement {item!r} has no 'a-b' faces")
+    inward, outward = _face(inward_text), _face(outward_text)
+    shows = int(named) if named else outward
+    return inward, outward, shows, end, turn
+
+
+def _tile_candidates(tiles: _Tiles, a: int, b: int) -> list[int]:
+    lo, hi = min(a, b), max(a, b)
+    found = [i for i, t in enumerate(tiles.tiles) if (t.a, t.b) == (lo, hi)]
+    if not found:
+        raise ParseError(f"no tile {lo}-{hi} in {tiles.name}")
+    return found
+
+
+def _open(rules: RuleSet, tiles: _Tiles, openings: list[tuple[int, int, int]]) -> Board:
+    if not openings:
+        raise ParseError("the board does not start with an opening tile ('a-b*')")
+    chosen = []
+    for inward, outward, _shows in openings:
+        fits = [
+            rules.tileset.tiles[i]
+            for i in _tile_candidates(tiles, inward, outward)
+            if rules.geometry.open([(rules.tileset.tiles[i], inward)]).placements[0].inward
+            == inward
+        ]
+        if not fits:
+            raise ParseError(f"opening tile {inward}-{outward} cannot lie that way round")
+        chosen.append((fits[0], inward))
+    try:
+        return rules.geometry.open(chosen)
+    except ValueError as exc:
+        raise ParseError(f"bad opening: {exc}") from None
+
+
+def _place(
+    rules: RuleSet,
+    tiles: _Tiles,
+    board: Board,
+    parsed: tuple[int, int, int, int, int],
+) -> Board:
+    inward, outward, shows, end, turn = parsed
+    if not 0 <= end < len(board.ends):
+        raise ParseError(f"there is no open end {end}")
+    value = board.ends[end].value
+    if inward != value and inward not in rules.wild_faces:
+        raise ParseError(f"end {end} shows {value}, not {inward}")
+    candidates = [rules.tileset.tiles[i] for i in _tile_candidates(tiles, inward, outward)]
+    if rules.geometry.uses_bends:
+        if turn == STRAIGHT:
+            raise ParseError("a curved tile needs its turn letter L or R")
+        candidates = [t for t in candidates if t.turn_from(inward) & turn]
+        if not candidates:
+            raise ParseError("the tile does not turn that way")
+        if not board.ends[end].free & turn:
+            raise ParseError("the position turning that way is occupied")
+    elif turn != STRAIGHT:
+        raise ParseError("a straight board has no turn letters")
+    try:
+        return rules.geometry.place(board, end, candidates[0], inward, shows, turn)
+    except (ValueError, IndexError) as exc:
+        raise ParseError(str(exc)) from None
+
+
+def _results(text: str) -> tuple[RoundResult, ...]:
+    rows = json.loads(text)
+    out = []
+    for number, blocked, order, hand_points, points, winners in rows:
+        out.append(
+            RoundResult(
+                int(number),
+                bool(blocked),
+                tuple(order),
+                tuple(hand_points),
+                tuple(points),
+                tuple(winners),
+            )
+        )
+    return tuple(out)
+
+
+def loads(text: str) -> GameState:
+    """
+    The state written by :func:`dumps` (or by hand); raises :class:`ParseError`
+    naming the offending field and its position in the text.
+    """
+    reader = _Reader(text)
+    rules = _rules(reader)
+    tiles = _Tiles(rules)
+    players = reader.value("players", int)
+    if players not in rules.player_counts:
+        raise reader.fail(f"{rules.name} is not for {players} players", "players")
+    zeros = (0,) * players
+    hands = reader.value("hands", tiles.masks)
+    if len(hands) != players:
+        raise reader.fail(f"{len(hands)} hands for {players} players", "hands")
+    board = reader.value("board", lambda v: _board(rules, tiles, v), Board())
+    deck, stock_pos = _deck(reader, tiles, board)
+    state = GameState(
+        rules=rules,
+        players=players,
+        seed=reader.value("seed", int, 0),
+        round_number=reader.value("round", int, 1),
+        deck=deck,
+        stock_pos=stock_pos,
+        hand_masks=hands,
+        board=board,
+        current_player=reader.value("turn", int, 0),
+        scores=reader.value("scores", _read_ints, zeros),
+        opening=reader.value("opening", tiles.index, -1),
+        drawn=reader.value("drawn", tiles.mask, 0),
+        drawn_count=reader.value("drawn_count", int, 0),
+        direction=reader.value("direction", int, 1),
+        out=reader.value("out", _read_ints, ()),
+        play_points=reader.value("play", _read_ints, zeros),
+        results=reader.value("results", _results, ()),
+        phase=reader.value("phase", _PHASE_VALUES.__getitem__, PLAYING),
+        last_placer=reader.value("last", int, -1),
+        match_winner=reader.value("winner", int, -1),
+    )
+    extra = {}
+    names = {f.name for f in attrs.fields(GameState)} - _KNOWN - set(_HISTORY)
+    for key in reader.fields:
+        if key in names:
+            extra[key] = reader.value(key, lambda v: _tuples(json.loads(v)))
+        elif key not in _KEYS:
+            raise reader.fail(f"unknown field {key!r}", key, -len(key) - 1)
+    if extra:
+        state = attrs.evolve(state, **extra)
+    _check(reader, state)
+    return state
+
+
+#: Every key a position text may use for the fields this module knows.
+_KEYS = {
+    *_REQUIRED,
+    "stock",
+    "phase",
+    "opening",
+    "drawn",
+    "drawn_count",
+    "direction",
+    "out",
+    "play",
+    "results",
+    "last",
+    "winner",
+    "aside",
+}
+
+
+def _deck(reader: _Reader, tiles: _Tiles, board: Board) -> tuple[tuple[int, ...], int]:
+    """The deck and stock position, from ``deck=dealt|stock`` or from ``stock=``."""
+    count = len(tiles.tiles)
+    if reader.has("deck"):
+        if reader.has("stock"):
+            raise reader.fail("give deck= or stock=, not both", "stock")
+
+        def parse(value: str) -> tuple[tuple[int, ...], int]:
+            dealt, sep, stock = value.partition("|")
+            if not sep:
+                raise ParseError("the deck is written dealt|stock")
+            first, rest = tiles.indices(dealt), tiles.indices(stock, len(dealt) + 1)
+            return first + rest, len(first)
+
+        deck, stock_pos = reader.value("deck", parse)
+        if sorted(deck) != list(range(count)):
+            raise reader.fail(f"the deck must hold each of the {count} tiles once", "deck")
+        return deck, stock_pos
+    stock = reader.value("stock", tiles.indices)
+    if len(set(stock)) != len(stock):
+        raise reader.fail("a tile is listed twice", "stock")
+    on_board = [tiles.by_text[tile_text(p.tile)] for p in board.placements]
+    rest = [i for i in range(count) if i not in stock and i not in on_board]
+    dealt = tuple(on_board + rest)
+    return dealt + tuple(stock), len(dealt)
+
+
+def _check(reader: _Reader, state: GameState) -> None:
+    """Consistency checks a hand-written position may fail."""
+    players = state.players
+    if not 0 <= state.current_player < players:
+        raise reader.fail(f"no player {state.current_player}", "turn")
+    for key, values in (("scores", state.scores), ("play", state.play_points)):
+        if len(values) != players:
+            raise reader.fail(f"{len(values)} values for {players} players", key)
+    dealt = 0
+    for i in state.deck[: state.stock_pos]:
+        dealt |= 1 << i
+    used = 0
+    tiles = state.rules.tileset.tiles
+    on_board = [state.rules.tileset.index(p.tile) for p in state.board.placements]
+    for i in on_board:
+        if used >> i & 1:
+            raise reader.fail(f"tile {tile_text(tiles[i])} is on the board twice", "board")
+        used |= 1 << i
+    for player, hand in enumerate(state.hand_masks):
+        if used & hand:
+            twice = tiles[next(iter(indices(used & hand)))]
+            raise reader.fail(
+                f"tile {tile_text(twice)} is in hand {player} and on the board or in another hand",
+                "hands",
+            )
+        used |= hand
+    if used & ~dealt:
+        stray = tiles[next(iter(indices(used & ~dealt)))]
+        raise reader.fail(f"tile {tile_text(stray)} is in play and in the stock", "hands")
+    if state.drawn & ~state.hand_masks[state.current_player]:
+        raise reader.fail("drawn tiles must be in the hand of the player to move", "drawn")
+    if reader.has("deck"):
+        declared = reader.value("aside", _Tiles(state.rules).mask, 0)
+        lost = _aside(state) & ~declared
+        if lost:
+            names = ", ".join(tile_text(tiles[i]) for i in indices(lost))
+            raise reader.fail(
+                f"dealt tiles in no hand and not on the board: {names} (set them aside "
+                "with aside=)",
+                "deck",
+            )
+        if declared & ~_aside(state):
+            stray = tiles[next(iter(indices(declared & ~_aside(state))))]
+            raise reader.fail(f"tile {tile_text(stray)} is not set aside", "aside")
+    elif reader.has("aside"):
+        raise reader.fail(
+            "aside= goes with deck=; with stock= the unlisted tiles are aside", "aside"
+        )

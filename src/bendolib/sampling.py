@@ -1,0 +1,346 @@
+"""
+Sampling full states consistent with an observation (determinization).
+
+:func:`sample_state` deals the hidden tiles again: the other hands, the tiles they drew
+and the stock's order, uniformly among the deals that agree with everything the
+observer knows.  Precisely, every deck order (up to the order of the tiles inside each
+dealt hand) that, replayed through the round's public history, gives exactly the same
+observation is equally likely.  This is the posterior of a fair shuffle when the
+players' choices are not taken as evidence (a player's choice among legal moves is
+assumed to say nothing about its hand; the deductions forced by the rules are used).
+
+How: the per-tile constraints of :func:`bendolib.inference.hidden_deal` define which
+tiles may lie in which deck positions; an exact count of the assignments that satisfy
+them (dynamic programming over groups of interchangeable tiles and positions) lets the
+sampler draw one uniformly; the round is then replayed from that deck and kept only if
+it reproduces the observation (rejection), which makes the result exact.
+
+When that count would cost too much (custom double-9 or double-12 sets late in a round
+with many draws), the proposal comes instead from a Markov chain of tile swaps that
+keeps the per-tile constraints: the samples are then still consistent, but only
+approximately uniform (:attr:`Sampler.exact` says which).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from math import factorial
+
+from bendolib.engine import apply, deal_from
+from bendolib.errors import BendolibError
+from bendolib.inference import HiddenDeal, Slot, hidden_deal
+from bendolib.observation import Observation, observe
+from bendolib.state import PLAYING, GameState
+from bendolib.tiles import indices
+
+#: Default number of rejected deals after which :func:`sample_state` gives up.
+MAX_ATTEMPTS = 10_000
+#: Work allowed for the exact count before the Markov chain is used instead.
+BUDGET = 60_000
+#: Swap attempts per hidden position between two samples of the Markov chain.
+CHAIN_STEPS = 20
+#: Attempts under the ``forced_draws`` opponent model before falling back.
+MODEL_ATTEMPTS = 200
+
+
+class SamplingError(BendolibError, RuntimeError):
+    """No consistent state was found (the observation cannot arise from any deal)."""
+
+
+def sample_state(
+    observation: Observation,
+    rng: random.Random,
+    max_attempts: int = MAX_ATTEMPTS,
+    *,
+    forced_draws: bool = False,
+) -> GameState:
+    """
+    A full state consistent with ``observation``: the hidden hands, the tiles drawn by
+    the other players and the stock's order resampled uniformly among the consistent
+    deals (see the module docstring); ``apply`` works on it.  Its seed (which deals the
+    later rounds) is drawn from ``rng`` too.
+
+    ``forced_draws`` samples under an opponent model instead: every draw at the start
+    of a turn is read as "could not place" even where drawing by choice is allowed
+    (see :func:`bendolib.inference.deduce`); when no deal fits that model, the plain
+    posterior is used.
+    """
+    if forced_draws:
+        model = sampler(observation, True)
+        if model.count():
+            try:
+                return model.sample(rng, min(max_attempts, MODEL_ATTEMPTS))
+            except SamplingError:
+                pass
+    return sampler(observation).sample(rng, max_attempts)
+
+
+@lru_cache(maxsize=32)
+def sampler(observation: Observation, forced_draws: bool = False) -> Sampler:
+    """The (cached) sampler of one observation: build once, sample many times."""
+    return Sampler(observation, forced_draws)
+
+
+class _BudgetExceededError(Exception):
+    """The exact count needs more work than the budget allows."""
+
+
+class Sampler:
+    """
+    Draws consistent states for one observation; the counting is done once.
+
+    ``exact`` is True when the per-tile constraints could be counted within the work
+    budget (always so with the 28-tile sets of the registered rule sets); then every
+    sample is exactly uniform.  Otherwise (large custom tile sets with many draws) the
+    proposal comes from a Markov chain of tile swaps that keeps the per-tile
+    constraints, started from a deal found by bipartite matching: approximately
+    uniform, and still always consistent.
+    """
+
+    def __init__(self, observation: Observation, forced_draws: bool = False) -> None:
+        self.observation = observation
+        self.deal: HiddenDeal = hidden_deal(observation, forced_draws)
+        self.attempts = 0
+        self.accepted = 0
+        self.slots = _merged(self.deal.slots)
+        tiles_by_signature: dict[tuple[int, ...], list[int]] = {}
+        for tile in indices(self.deal.hidden):
+            signature = tuple(s for s, slot in enumerate(self.slots) if slot.accepts >> tile & 1)
+            tiles_by_signature.setdefault(signature, []).append(tile)
+        self._types = sorted(
+            ((tuple(tiles), sig) for sig, tiles in tiles_by_signature.items()),
+            key=lambda item: (len(item[1]), len(item[0]), item[0]),
+        )
+        self._caps = tuple(len(slot.positions) for slot in self.slots)
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._budget: int | None = BUDGET
+        self._chain: list[int] = []
+        try:
+            self._count(0, self._caps)
+            self.exact = True
+        except _BudgetExceededError:
+            self.exact = False
+            self._memo = {}
+            self._start_chain()
+        self._budget = None
+
+    def count(self) -> int:
+        """
+        Number of assignments of the hidden tiles that meet the per-tile constraints
+        (when not ``exact``: 1 if one was found, which is always the case).
+        """
+        if not self.exact:
+            return 1 if self._chain else 0
+        return self._count(0, self._caps)
+
+    def _count(self, j: int, caps: tuple[int, ...]) -> int:
+        if j == len(self._types):
+            return 0 if any(caps) else 1
+        key = (j, caps)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        tiles, slots = self._types[j]
+        total = 0
+        splits = _splits(len(tiles), slots, caps)
+        if self._budget is not None:
+            self._budget -= 1 + len(splits)
+            if self._budget < 0:
+                raise _BudgetExceededError
+        for split in splits:
+            rest = self._count(j + 1, _minus(caps, slots, split))
+            if rest:
+                total += _multinomial(len(tiles), split) * rest
+        self._memo[key] = total
+        return total
+
+    def sample_deck(self, rng: random.Random) -> tuple[int, ...]:
+        """A deck drawn uniformly among those meeting the per-tile constraints."""
+        if not self.exact:
+            return self._walk(rng, CHAIN_STEPS * max(1, len(self._chain)))
+        caps = self._caps
+        if not self._count(0, caps):
+            raise SamplingError("no deal meets the deductions of this observation")
+        deck = list(self.deal.known)
+        slot_tiles: list[list[int]] = [[] for _ in caps]
+        for j, (tiles, slots) in enumerate(self._types):
+            options = []
+            total = 0
+            for split in _splits(len(tiles), slots, caps):
+                after = _minus(caps, slots, split)
+                weight = _multinomial(len(tiles), split) * self._count(j + 1, after)
+                if weight:
+                    options.append((weight, split, after))
+                    total += weight
+            pick = rng.randrange(total)
+            chosen = 0
+            while pick >= options[chosen][0]:
+                pick -= options[chosen][0]
+                chosen += 1
+            _, split, after = options[chosen]
+            shuffled = _shuffled(tiles, rng)
+            for slot_index, amount in zip(slots, split, strict=True):
+                slot_tiles[slot_index].extend(shuffled[:amount])
+                shuffled = shuffled[amount:]
+            caps = after
+        for slot, tiles_here in zip(self.slots, slot_tiles, strict=True):
+            for position, tile in zip(slot.positions, _shuffled(tiles_here, rng), strict=True):
+                deck[position] = tile
+        return _canonical(self.observation, deck)
+
+    def _start_chain(self) -> None:
+        """A first assignment meeting the per-tile constraints, by bipartite matching."""
+        positions = [p for slot in self.slots for p in slot.positions]
+        accepts = {p: slot.accepts for slot in self.slots for p in slot.positions}
+        owner: dict[int, int] = {}
+
+        def place(tile: int, seen: set[int]) -> bool:
+            for position in positions:
+                if accepts[position] >> tile & 1 and position not in seen:
+                    seen.add(position)
+                    if position not in owner or place(owner[position], seen):
+                        owner[position] = tile
+                        return True
+            return False
+
+        for tile in indices(self.deal.hidden):
+            if not place(tile, set()):
+                return
+        self._positions = positions
+        self._accepts = [accepts[p] for p in positions]
+        self._chain = [owner[p] for p in positions]
+
+    def _walk(self, rng: random.Random, steps: int) -> tuple[int, ...]:
+        """Swap tiles between hidden positions (pairs and triples), keeping the constraints."""
+        chain, accepts = self._chain, self._accepts
+        n = len(chain)
+        for _ in range(steps if n > 1 else 0):
+            i, j = rng.randrange(n), rng.randrange(n)
+            if rng.randrange(2) and n > 2:
+                k = rng.randrange(n)
+                if len({i, j, k}) == 3:
+                    a, b, c = chain[i], chain[j], chain[k]
+                    if accepts[i] >> c & 1 and accepts[j] >> a & 1 and accepts[k] >> b & 1:
+                        chain[i], chain[j], chain[k] = c, a, b
+                continue
+            a, b = chain[i], chain[j]
+            if accepts[i] >> b & 1 and accepts[j] >> a & 1:
+                chain[i], chain[j] = b, a
+        deck = list(self.deal.known)
+        for position, tile in zip(self._positions, chain, strict=True):
+            deck[position] = tile
+        return _canonical(self.observation, deck)
+
+    def sample(self, rng: random.Random, max_attempts: int = MAX_ATTEMPTS) -> GameState:
+        """A consistent state (rejection of the deals the public history rules out)."""
+        if not self.exact and not self._chain:
+            raise SamplingError("no deal meets the deductions of this observation")
+        for _ in range(max_attempts):
+            self.attempts += 1
+            if self.exact:
+                deck = self.sample_deck(rng)
+            else:
+                deck = self._walk(rng, CHAIN_STEPS * max(1, len(self._chain)))
+            state = replay(self.observation, deck, rng.getrandbits(64))
+            if state is not None:
+                self.accepted += 1
+                return state
+        raise SamplingError(f"no consistent deal found in {max_attempts} attempts")
+
+
+def _merged(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
+    """The slots with those that accept the same tiles taken together."""
+    by_accepts: dict[int, list[Slot]] = {}
+    for slot in slots:
+        by_accepts.setdefault(slot.accepts, []).append(slot)
+    return tuple(
+        Slot(tuple(p for s in same for p in s.positions), accepts, same[0].seat, same[0].kind)
+        for accepts, same in by_accepts.items()
+    )
+
+
+def replay(observation: Observation, deck: tuple[int, ...], seed: int = 0) -> GameState | None:
+    """
+    The state reached by dealing ``deck`` and replaying the round's public history,
+    if it gives exactly ``observation``; None otherwise.
+    """
+    obs = observation
+    players = obs.players
+    round_points = (0,) * players
+    results = obs.results
+    if obs.phase != PLAYING and results and results[-1].round_number == obs.round_number:
+        round_points = results[-1].points
+        results = results[:-1]
+    scores = tuple(
+        s - p - r for s, p, r in zip(obs.scores, obs.play_points, round_points, strict=True)
+    )
+    state = deal_from(obs.rules, players, deck, seed, obs.round_number, scores, results)
+    if state is None:
+        return None
+    for turn in obs.history:
+        if state.phase != PLAYING or state.current_player != turn.player:
+            return None
+        try:
+            state = apply(state, turn.move)
+        except BendolibError:
+            return None
+    if observe(state, obs.player) != obs:
+        return None
+    return state
+
+
+def _canonical(obs: Observation, deck: list[int]) -> tuple[int, ...]:
+    """The deck with each dealt hand sorted (the order inside a hand means nothing)."""
+    size = obs.rules.deal.hand_size(obs.players)
+    for seat in range(obs.players):
+        deck[seat * size : (seat + 1) * size] = sorted(deck[seat * size : (seat + 1) * size])
+    return tuple(deck)
+
+
+def _splits(n: int, slots: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to put ``n`` tiles into ``slots`` without exceeding their capacities."""
+    out: list[tuple[int, ...]] = []
+    room = [caps[s] for s in slots]
+
+    after = [0] * len(room)
+    for k in range(len(room) - 2, -1, -1):
+        after[k] = after[k + 1] + room[k + 1]
+
+    def fill(k: int, left: int, prefix: tuple[int, ...]) -> None:
+        if k == len(room) - 1:
+            if left <= room[k]:
+                out.append((*prefix, left))
+            return
+        for amount in range(max(0, left - after[k]), min(left, room[k]) + 1):
+            fill(k + 1, left - amount, (*prefix, amount))
+
+    if not slots:
+        return [()] if n == 0 else []
+    fill(0, n, ())
+    return out
+
+
+def _minus(
+    caps: tuple[int, ...], slots: tuple[int, ...], split: tuple[int, ...]
+) -> tuple[int, ...]:
+    after = list(caps)
+    for slot, amount in zip(slots, split, strict=True):
+        after[slot] -= amount
+    return tuple(after)
+
+
+def _multinomial(n: int, split: tuple[int, ...]) -> int:
+    value = factorial(n)
+    for amount in split:
+        value //= factorial(amount)
+    return value
+
+
+def _shuffled(items: tuple[int, ...] | list[int], rng: random.Random) -> list[int]:
+    """A uniformly shuffled copy (Fisher-Yates with ``randrange``, stable across Pythons)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out

@@ -1,0 +1,37 @@
+"""
+Testing tools for bendolib users: hypothesis strategies, an invariant checker that
+plays random games of any rule set, and a state machine over the public API.
+
+Needs the ``testing`` extra (``pip install 'bendolib[testing]'``), which installs
+hypothesis; ``import bendolib`` itself never imports this package or hypothesis.
+"""
+
+from __future__ import annotations
+
+try:
+    import hypothesis as _hypothesis  # noqa: F401  (only to fail early, with advice)
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("bendolib.testing needs hypothesis: pip install 'bendolib[testing]'") from exc
+
+from bendolib.testing import invariants, strategies
+from bendolib.testing.checker import (
+    ALL_INVARIANTS,
+    CheckReport,
+    Violation,
+    check_game,
+    check_ruleset,
+    game_seed,
+)
+from bendolib.testing.machine import api_state_machine
+
+__all__ = [
+    "ALL_INVARIANTS",
+    "CheckReport",
+    "Violation",
+    "api_state_machine",
+    "check_game",
+    "check_ruleset",
+    "game_seed",
+    "invariants",
+    "strategies",
+]

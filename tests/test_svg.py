@@ -1,0 +1,217 @@
+"""
+SVG pictures of boards (docs/rendering.md): they parse, and no two drawn tiles overlap.
+
+The tile shapes are read back from the SVG text itself (path data with arcs, turned into
+polygons here, independently of the renderer) and checked with shapely.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+import shapely
+from shapely.geometry import Polygon
+
+import bendolib
+from bendolib.blocking import classify_ends
+from bendolib.render_svg import to_svg
+from bendolib.state import GameState
+
+SVG = "{http://www.w3.org/2000/svg}"
+SIDE = 45.0
+#: Overlap area (mm^2) counted as touching only; a real overlap is hundreds of mm^2.
+SLACK = 0.05
+#: The SVG writes coordinates to 0.001 mm.
+ROUNDING = 0.01
+
+
+def arc_points(
+    start: tuple[float, float], radius: float, large: int, sweep: int, end: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """Points along an SVG circular arc (the endpoint-to-centre conversion of SVG 1.1 F.6.5)."""
+    (x1, y1), (x2, y2) = start, end
+    hx, hy = (x1 - x2) / 2, (y1 - y2) / 2
+    d2 = hx * hx + hy * hy
+    root = math.sqrt(max(radius * radius - d2, 0.0) / d2)
+    coef = root if large != sweep else -root
+    cx, cy = coef * hy + (x1 + x2) / 2, -coef * hx + (y1 + y2) / 2
+    a1 = math.atan2(y1 - cy, x1 - cx)
+    delta = math.atan2(y2 - cy, x2 - cx) - a1
+    if sweep and delta < 0:
+        delta += 2 * math.pi
+    if not sweep and delta > 0:
+        delta -= 2 * math.pi
+    steps = 48
+    return [
+        (
+            cx + radius * math.cos(a1 + delta * k / steps),
+            cy + radius * math.sin(a1 + delta * k / steps),
+        )
+        for k in range(1, steps + 1)
+    ]
+
+
+def path_polygon(d: str) -> Polygon:
+    """A closed path of M / L / A / Z commands as a polygon (SVG coordinates)."""
+    tokens = re.findall(r"[MLAZ]|-?\d+(?:\.\d+)?", d)
+    points: list[tuple[float, float]] = []
+    i = 0
+    while i < len(tokens):
+        command = tokens[i]
+        if command in ("M", "L"):
+            points.append((float(tokens[i + 1]), float(tokens[i + 2])))
+            i += 3
+        elif command == "A":
+            rx, _ry, _rot, large, sweep, x, y = tokens[i + 1 : i + 8]
+            points += arc_points(
+                points[-1], float(rx), int(large), int(sweep), (float(x), float(y))
+            )
+            i += 8
+        elif command == "Z":
+            i += 1
+        else:
+            raise AssertionError(f"unexpected path token {command!r} in {d!r}")
+    polygon = Polygon(points)
+    assert polygon.is_valid, d
+    return polygon
+
+
+def hexagon(q: int, r: int) -> Polygon:
+    """Cell (q, r) in SVG coordinates, from the documented lattice conventions."""
+    x, y = 1.5 * SIDE * q, math.sqrt(3) * SIDE * (r + q / 2)
+    return Polygon(
+        [
+            (
+                x + SIDE * math.cos(math.radians(60 * k)),
+                -(y + SIDE * math.sin(math.radians(60 * k))),
+            )
+            for k in range(6)
+        ]
+    )
+
+
+def drawn_tiles(svg: str) -> list[tuple[ET.Element, Polygon]]:
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    out = []
+    for group in root.iter(SVG + "g"):
+        if group.get("class") == "tile":
+            outline = next(p for p in group.iter(SVG + "path") if p.get("class") == "tile-outline")
+            out.append((group, path_polygon(outline.get("d", ""))))
+    return out
+
+
+def check_picture(state: GameState) -> int:
+    """Parse one picture and check its tiles and ends; returns the number of tiles."""
+    svg = to_svg(state)
+    tiles = drawn_tiles(svg)
+    board = state.board
+    assert len(tiles) == len(board.placements)
+    polygons = [p for _, p in tiles]
+    tree = shapely.STRtree(polygons)
+    touching = 0
+    for i, polygon in enumerate(polygons):
+        for j in tree.query(polygon, predicate="dwithin", distance=ROUNDING):
+            if i < j:
+                area = polygon.intersection(polygons[j]).area
+                assert area < SLACK, f"tiles {i} and {j} overlap by {area:.2f} mm^2"
+                touching += 1
+    openings = sum(1 for p in board.placements if p.end < 0)
+    assert touching >= len(polygons) - openings  # each tile laid at an end touches its owner
+    for (group, polygon), placement in zip(tiles, board.placements, strict=True):
+        assert group.get("data-tile") == str(placement.tile)
+        if placement.position is not None:
+            pos = placement.position
+            assert group.get("data-position") == str(pos)
+            assert hexagon(pos.q, pos.r).buffer(ROUNDING).contains(polygon)
+            assert math.isclose(polygon.area, math.pi * (33**2 - 12**2) / 3, rel_tol=2e-3)
+    root = ET.fromstring(svg)
+    ends = [g for g in root.iter(SVG + "g") if (g.get("class") or "").startswith("end ")]
+    statuses = classify_ends(state)
+    assert len(ends) == len(statuses)
+    for group, status in zip(ends, statuses, strict=True):
+        assert group.get("data-end") == str(status.end)
+        blocked = status.blocked.value if status.blocked is not None else None
+        assert group.get("data-reason") == blocked
+        assert group.get("class") == ("end open" if blocked is None else "end blocked")
+    return len(tiles)
+
+
+@pytest.mark.parametrize("name", bendolib.rules.names())
+def test_random_boards_parse_and_no_tiles_overlap(name: str) -> None:
+    """Boards of random games of every variant: valid SVG, tiles apart, ends marked."""
+    rules = bendolib.rules.get(name)
+    drawn = 0
+    for seed in range(2):
+        players = rules.player_counts[seed % len(rules.player_counts)]
+        state = bendolib.new_game(rules, players, seed)
+        rng = random.Random(seed)
+        for move_number in range(400):
+            if state.is_game_over:
+                break
+            if move_number % 4 == 0 or state.is_round_over:
+                drawn += check_picture(state)
+            state = bendolib.apply(state, rng.choice(bendolib.legal_moves(state)))
+        drawn += check_picture(state)
+    assert drawn > 20
+
+
+def test_the_arc_reader_finds_a_known_sector() -> None:
+    """The test's own path reader: a 120-degree annular sector has the expected area."""
+    r1, r2 = 12.0, 33.0
+    a = (r2, 0.0)
+    b = (r2 * math.cos(2 * math.pi / 3), -r2 * math.sin(2 * math.pi / 3))
+    c = (r1 * math.cos(2 * math.pi / 3), -r1 * math.sin(2 * math.pi / 3))
+    d = (r1, 0.0)
+    path = f"M{a[0]},{a[1]} A33,33 0 0 0 {b[0]},{b[1]} L{c[0]},{c[1]} A12,12 0 0 1 {d[0]},{d[1]} Z"
+    polygon = path_polygon(path)
+    assert math.isclose(polygon.area, math.pi * (r2**2 - r1**2) / 3, rel_tol=1e-3)
+    assert polygon.centroid.y < 0  # counter-clockwise with y up is upward on screen
+
+
+def test_pips_and_numbers() -> None:
+    state = bendolib.new_game(bendolib.rules.get("basic"), 2, 7)
+    state = bendolib.apply(state, bendolib.legal_moves(state)[0])  # 6-6
+    pips = ET.fromstring(to_svg(state))
+    assert len([c for c in pips.iter(SVG + "circle") if c.get("r") == "1.9"]) == 12
+    numbers = ET.fromstring(to_svg(state, numbers=True))
+    texts = [t.text for t in numbers.iter(SVG + "text")]
+    assert texts.count("6") == 2
+
+
+def test_empty_board_caption_and_notebook_hook() -> None:
+    state = bendolib.new_game(bendolib.rules.get("basic"), 3, 1)
+    svg = to_svg(state)
+    root = ET.fromstring(svg)
+    assert root.find(SVG + "title") is not None
+    assert "basic" in (root.findtext(SVG + "title") or "")
+    assert "(empty board)" in svg
+    assert state._repr_svg_() == svg
+    assert ET.fromstring(to_svg(state, caption=False)).find(SVG + "title") is not None
+
+
+def test_text_pictures() -> None:
+    """str(state) is the terminal picture; the lattice map shows both faces of each tile."""
+    state = bendolib.new_game(bendolib.rules.get("basic"), 2, 7)
+    rng = random.Random(2)
+    for _ in range(8):
+        state = bendolib.apply(state, rng.choice(bendolib.legal_moves(state)))
+    text = str(state)
+    assert text.startswith("basic: round 1")
+    assert "ends: 0:" in text and "player 0:" in text
+    picture = bendolib.text.lattice_map(state)
+    digits = sum(ch.isdigit() for ch in picture.replace("<", " ").split("ends")[0])
+    marks = len(re.findall(r"<\d+>|#\d+", picture))
+    assert digits - sum(len(m) - 2 for m in re.findall(r"<\d+>", picture)) >= 2 * len(
+        state.board.placements
+    )
+    assert marks == len(state.board.ends)
+    classic = bendolib.new_game(bendolib.rules.get("classic-draw"), 2, 1)
+    classic = bendolib.apply(classic, bendolib.legal_moves(classic)[0])
+    assert bendolib.text.chain_text(classic).count("[") == 1
+    assert bendolib.text.lattice_map(classic) == ""
+    assert "player 1 (you)" in bendolib.text.state_text(classic, viewer=1)

@@ -1,0 +1,213 @@
+"""All Five (seeds/000 and seeds/002, "All Five"), one test per rule sentence, and the
+decisions where the seeds are silent (docs/rules/all-five.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import pytest
+
+import bendolib
+from bendolib import DRAW, GameState, Place
+from bendolib.geometry import Position
+from bendolib.moves import OPENING
+from bendolib.rules.scoring import HighestPlayScore, RoundOutcome
+from bendolib.tiles import STANDARD
+from positions import mask, position, tile
+
+FIVE = bendolib.rules.get("all-five")
+TS = FIVE.tileset
+
+
+def table(first: str, first_face: int, second: str, second_face: int) -> bendolib.Board:
+    """The two back-to-back table tiles, as the deal lays them."""
+    return FIVE.geometry.open([(tile(TS, first), first_face), (tile(TS, second), second_face)])
+
+
+def five_position(
+    hands: list[list[str]],
+    stock: Sequence[str] = (),
+    board: bendolib.Board | None = None,
+    **fields: Any,
+) -> GameState:
+    """A hand-built All Five position; by default 3-5 and 2-4 lie on the table."""
+    state = position(FIVE, hands, stock, **fields)
+    return attrs.evolve(state, board=board or table("3-5", 3, "2-4", 2))
+
+
+def places(state: GameState) -> list[Place]:
+    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
+
+
+def at_value(state: GameState, text: str, value: int, shows: int | None = None) -> Place:
+    """The first legal placement of ``text`` on an end showing ``value``."""
+    wanted = tile(TS, text)
+    return next(
+        m
+        for m in places(state)
+        if m.tile == wanted
+        and state.board.ends[m.end].value == value
+        and (shows is None or m.shows == shows)
+    )
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 6), (4, 5)])
+def test_seed000_all_five_hands_as_basic_and_two_table_tiles(players: int, size: int) -> None:
+    """seeds/000 All Five: 'Each player DRAWs a number of pieces according to the basic
+    rules'; '2 pieces are randomly selected from the stock and placed on the table
+    back-to-back'."""
+    for seed in range(10):
+        state = bendolib.new_game(FIVE, players=players, seed=seed)
+        assert [len(h) for h in state.hands] == [size] * players
+        on_table = [p.tile for p in state.board.placements]
+        dealt = players * size
+        assert on_table == [TS.tiles[i] for i in state.deck[dealt : dealt + 2]]
+        assert state.stock_size == 28 - dealt - 2
+
+
+def test_seed002_all_five_back_to_back_is_one_cell_opposite_corners() -> None:
+    """seeds/002 All Five ('placed on the table back-to-back, as shown below'), read on
+    the lattice (design/geometry.md): one cell, opposite corners, four open ends."""
+    state = bendolib.new_game(FIVE, players=2, seed=3)
+    positions = [p.position for p in state.board.placements]
+    assert positions == [Position(0, 0, 0), Position(0, 0, 3)]
+    assert len(state.open_ends) == 4
+    faces = sorted(f for p in state.board.placements for f in (p.tile.a, p.tile.b))
+    assert sorted(state.board.values) == faces
+    assert all(end.free for end in state.open_ends)
+
+
+def test_seed000_all_five_highest_double_begins_and_plays_freely() -> None:
+    """seeds/000 All Five: 'The player with the highest double begins'; the table is
+    already open, so the starter lays any fitting piece (no forced opening tile)."""
+    for seed in range(30):
+        state = bendolib.new_game(FIVE, players=3, seed=seed)
+        doubles = [(t.a, p) for p, hand in enumerate(state.hands) for t in hand if t.is_double]
+        if not doubles:
+            continue
+        assert state.current_player == max(doubles)[1]
+        assert state.opening == -1
+        assert all(m.end != OPENING for m in places(state))
+
+
+def test_all_five_decision_no_double_dealt_highest_piece_begins() -> None:
+    """Decision (seeds silent): with no double in any hand, the holder of the highest
+    piece (most pips, as the basic rules' 6/5) begins, still playing freely."""
+    hands = (mask(TS, ["0-1", "2-4"]), mask(TS, ["5-6", "0-3"]), mask(TS, ["4-6", "1-2"]))
+    decision = FIVE.start.choose(STANDARD, hands, 1)
+    assert decision.player == 1
+    assert decision.opening == -1 and not decision.redeal
+
+
+def test_seed000_all_five_players_extend_any_of_the_four_ends() -> None:
+    """seeds/000 All Five: 'players add a matching piece that numerically fits to one of
+    the four ends'."""
+    state = five_position([["5-0", "3-1", "2-2", "4-4"], ["1-1"]])
+    assert sorted(state.board.values) == [2, 3, 4, 5]
+    reached = {state.board.ends[m.end].value for m in places(state)}
+    assert reached == {2, 3, 4, 5}
+
+
+def test_seed000_all_five_example_3_5_2_0_scores_10() -> None:
+    """seeds/000 All Five: 'If the new total of the four ends is a multiple of 5, that
+    player scores the total of the four ends. In the example below the player would
+    score 10 points (3+5+2+0).'"""
+    state = five_position([["4-0", "6-6"], ["0-6", "1-1"]])
+    after = bendolib.apply(state, at_value(state, "4-0", 4))
+    assert sorted(after.board.values) == [0, 2, 3, 5]
+    assert after.scores == (10, 0)
+    assert after.play_points == (10, 0)
+    assert after.current_player == 1, "taking turns in a clockwise direction"
+
+
+def test_seed000_all_five_other_totals_score_nothing() -> None:
+    """seeds/000 All Five: only a multiple of five scores (3+5+2+1 = 11 scores 0)."""
+    state = five_position([["4-1", "6-6"], ["1-1"]])
+    after = bendolib.apply(state, at_value(state, "4-1", 4))
+    assert sum(after.board.values) == 11
+    assert after.scores == (0, 0)
+
+
+def test_all_five_decision_a_blocked_end_still_counts() -> None:
+    """Decision (seeds silent): an end counts in the total even once it is blocked
+    (here a dead end): 'all 4 ends of the chain' are added."""
+    board = table("3-5", 3, "2-4", 2)
+    dead = board.values.index(5)
+    ends = list(board.ends)
+    ends[dead] = attrs.evolve(ends[dead], free=0)
+    state = five_position(
+        [["4-0", "6-6"], ["0-6", "1-1"]], board=attrs.evolve(board, ends=tuple(ends))
+    )
+    assert all(state.board.ends[m.end].value != 5 for m in places(state))
+    after = bendolib.apply(state, at_value(state, "4-0", 4))
+    assert after.scores == (10, 0)
+
+
+def test_seed000_all_five_drawing_as_basic_rules() -> None:
+    """seeds/000 All Five 'Drawing: Same as basic rules': a stuck player draws one piece
+    and, if it does not fit, the turn passes."""
+    state = five_position([["1-1", "6-6"], ["0-0"]], ["1-6", "0-5"])
+    assert bendolib.legal_moves(state) == (DRAW,)
+    after = bendolib.apply(state, DRAW)
+    assert after.current_player == 1 and after.stock_size == 1
+
+
+def test_seed000_all_five_round_ends_as_basic_rules() -> None:
+    """seeds/000 All Five 'End of a Round: Same as basic rules': a player who has no
+    pieces left ends the round."""
+    state = five_position([["4-1"], ["1-1", "6-6"]])
+    after = bendolib.apply(state, at_value(state, "4-1", 4))
+    assert after.is_round_over
+    assert after.results[-1].order == (0,)
+
+
+def test_seed000_all_five_highest_round_score_wins_and_adds_other_hands() -> None:
+    """seeds/000 All Five: 'The player with the highest score wins the round'; 'The winner
+    adds to his/her score the total dots on the other players remaining Bendominoes. All
+    other players retain the score they earned during each round.'"""
+    state = five_position(
+        [["4-1"], ["1-1", "6-6"], ["0-2"]],
+        scores=(5, 20, 15),
+        play_points=(5, 20, 15),
+    )
+    after = bendolib.apply(state, at_value(state, "4-1", 4))
+    result = after.results[-1]
+    assert result.order == (0,)
+    assert result.winners == (1,), "the top scorer of the round wins, not the one out"
+    assert result.points == (0, 0 + 2, 0)
+    assert after.scores == (5, 22, 15)
+
+
+def test_all_five_decision_ties_for_highest_score() -> None:
+    """Decision (seeds silent): a tie for the highest round score goes to the tied player
+    who went out; otherwise nobody adds the bonus (the scores earned stay)."""
+    sides = ((0,), (1,), (2,))
+    scorer = HighestPlayScore()
+    out_wins = scorer.score(RoundOutcome(sides, (0, 7, 4), (0,), False, 0, (10, 10, 5)))
+    assert out_wins.winners == (0,) and out_wins.points == (11, 0, 0)
+    nobody = scorer.score(RoundOutcome(sides, (3, 7, 4), (), True, 0, (10, 10, 5)))
+    assert nobody.winners == () and nobody.points == (0, 0, 0)
+
+
+def test_seed000_all_five_first_to_200_wins() -> None:
+    """seeds/000 All Five: 'The first player to reach 200 points wins the game.'"""
+    state = five_position([["4-1"], ["6-6"]], scores=(150, 195), play_points=(0, 0))
+    after = bendolib.apply(state, at_value(state, "4-1", 4))
+    # player 0 went out; nobody scored in play this round: a tie at 0 goes to the
+    # player who went out, who adds the 12 left in player 1's hand
+    assert after.scores == (162, 195) and not after.is_game_over
+    state = five_position([["4-1"], ["6-6"]], scores=(190, 195), play_points=(0, 0))
+    after = bendolib.apply(state, at_value(state, "4-1", 4))
+    assert after.scores == (202, 195)
+    assert after.is_game_over and after.winner == 0
+
+
+def test_all_five_decision_reaching_200_ends_the_match_at_the_rounds_end() -> None:
+    """Decision (seeds silent): reaching 200 by a scoring move does not stop the round;
+    the match is decided when the round ends (highest total, as in Bendo All In)."""
+    state = five_position([["4-0", "6-6"], ["0-6", "1-1"]], scores=(195, 0))
+    after = bendolib.apply(state, at_value(state, "4-0", 4))
+    assert after.scores == (205, 0)
+    assert not after.is_round_over and not after.is_game_over
