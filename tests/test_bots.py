@@ -13,20 +13,8 @@ from bendolib import bots, rules
 from bendolib.bots import Bot, GreedyBot, RandomBot, SearchBot, UnknownBotError
 from bendolib.bots.baseline import options_after
 from bendolib.moves import DRAW, Place
-from bendolib.state import PLAYING, GameState
-
-
-def play(name: str, seed: int, moves: int) -> GameState:
-    ruleset = rules.get(name)
-    players = ruleset.player_counts[seed % len(ruleset.player_counts)]
-    state = bendolib.new_game(ruleset, players, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_game_over:
-            break
-        legal = bendolib.legal_moves(state)
-        state = bendolib.apply(state, legal[rng.randrange(len(legal))])
-    return state
+from bendolib.state import PLAYING
+from random_play import random_play as play
 
 
 def test_registry_lists_and_builds_the_bots() -> None:

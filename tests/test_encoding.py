@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -24,19 +22,7 @@ from bendolib.encoding import (
 )
 from bendolib.moves import Place
 from bendolib.state import GameState
-
-
-def play(name: str, seed: int, moves: int) -> GameState:
-    ruleset = rules.get(name)
-    players = ruleset.player_counts[seed % len(ruleset.player_counts)]
-    state = bendolib.new_game(ruleset, players, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_game_over:
-            break
-        legal = bendolib.legal_moves(state)
-        state = bendolib.apply(state, legal[rng.randrange(len(legal))])
-    return state
+from random_play import random_play as play
 
 
 def field(values: tuple[int, ...], name: str, state: GameState) -> tuple[int, ...]:

@@ -20,20 +20,7 @@ from bendolib.observation import (
     stock_start,
 )
 from bendolib.state import PLAYING, GameState
-
-
-def play(name: str, seed: int, moves: int, players: int | None = None) -> GameState:
-    """A state reached by ``moves`` random legal moves (the match may end sooner)."""
-    ruleset = rules.get(name)
-    count = players or ruleset.player_counts[seed % len(ruleset.player_counts)]
-    state = bendolib.new_game(ruleset, count, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_game_over:
-            break
-        legal = bendolib.legal_moves(state)
-        state = bendolib.apply(state, legal[rng.randrange(len(legal))])
-    return state
+from random_play import random_play as play
 
 
 def replayed(state: GameState, deck: tuple[int, ...], seed: int) -> GameState | None:

@@ -13,19 +13,12 @@ from bendolib.inference import DRAW_MISSED, DREW, DREW_AGAIN, PASSED, deduce, fi
 from bendolib.moves import Draw, Pass
 from bendolib.observation import stock_start
 from bendolib.state import GameState
+from random_play import random_play
 
 
 def play(name: str, seed: int, moves: int) -> GameState:
-    ruleset = rules.get(name)
-    players = ruleset.player_counts[seed % len(ruleset.player_counts)]
-    state = bendolib.new_game(ruleset, players, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_round_over:
-            break
-        legal = bendolib.legal_moves(state)
-        state = bendolib.apply(state, legal[rng.randrange(len(legal))])
-    return state
+    """A state within the first round, after up to ``moves`` random moves."""
+    return random_play(name, seed, moves, stop="round")
 
 
 def round_states(state: GameState) -> list[GameState]:

@@ -19,17 +19,11 @@ from bendolib.observation import HIDDEN, Observation
 from bendolib.sampling import Sampler, SamplingError, replay, sample_state, sampler
 from bendolib.state import PLAYING, GameState
 from bendolib.tiles import TileSet
+from random_play import random_play
 
 
 def play(ruleset: bendolib.RuleSet, players: int, seed: int, moves: int) -> GameState:
-    state = bendolib.new_game(ruleset, players, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_game_over:
-            break
-        legal = bendolib.legal_moves(state)
-        state = bendolib.apply(state, legal[rng.randrange(len(legal))])
-    return state
+    return random_play(ruleset, seed, moves, players)
 
 
 @given(
