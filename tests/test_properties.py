@@ -15,22 +15,16 @@ import bendolib
 from bendolib import GameState, Place
 from bendolib.geometry import lattice
 from bendolib.state import RoundResult
+from bendolib.testing import invariants
 
 BASIC = bendolib.rules.get("basic")
 MOVE_BOUND = 2_000  # far above any basic match
 
 
 def check_conservation(state: GameState) -> None:
-    ts = state.rules.tileset
-    seen = [0] * len(ts)
-    for hand in state.hand_masks:
-        for i in range(len(ts)):
-            seen[i] += hand >> i & 1
-    for i in state.deck[state.stock_pos :]:
-        seen[i] += 1
-    for placement in state.board.placements:
-        seen[ts.index(placement.tile)] += 1
-    assert seen == [1] * len(ts), "every tile exactly once in hands + stock + board"
+    """Hands + stock + board hold every tile of the set exactly once."""
+    problem = invariants.tile_conservation(state)
+    assert problem is None, problem
 
 
 def check_no_overlap(state: GameState) -> None:

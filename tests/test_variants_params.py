@@ -11,7 +11,12 @@ import pytest
 
 import bendolib
 from bendolib import NEXT_ROUND, RuleSet, RuleSetError
-from bendolib.rules.bendomino import ACTION_EFFECTS, ACTION_SET, OPPOSITE_PARTNERS
+from bendolib.rules.bendomino import (
+    ACTION_EFFECTS,
+    ACTION_SET,
+    BENDOMINO_RULESETS,
+    OPPOSITE_PARTNERS,
+)
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.match import Match
@@ -20,16 +25,8 @@ from bendolib.rules.starting import HighestDouble
 from bendolib.tiles import STAR
 
 BASIC = bendolib.rules.get("basic")
-VARIANTS = (
-    "wild-draw",
-    "no-draw",
-    "no-draw-teams",
-    "all-five",
-    "bendo-all-in",
-    "bendo-all-in-teams",
-    "bendo-all-in-caribbean",
-    "bendo-all-in-actions",
-)
+#: Every Bendomino variant (the rule sets of seeds 000-002 other than "basic").
+VARIANTS = tuple(r.name for r in BENDOMINO_RULESETS if r.name != "basic")
 
 #: What each variant changes in the basic game, field by field; every other field of
 #: the RuleSet must be the basic game's own.

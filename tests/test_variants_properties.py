@@ -15,34 +15,20 @@ import bendolib
 from bendolib import GameState, Move, Place
 from bendolib.engine import can_place
 from bendolib.geometry import lattice
+from bendolib.rules.bendomino import BENDOMINO_RULESETS
 from bendolib.state import RoundResult
+from bendolib.testing import invariants
 
-VARIANTS = (
-    "wild-draw",
-    "no-draw",
-    "no-draw-teams",
-    "all-five",
-    "bendo-all-in",
-    "bendo-all-in-teams",
-    "bendo-all-in-caribbean",
-    "bendo-all-in-actions",
-)
+#: Every Bendomino variant (the rule sets of seeds 000-002 other than "basic").
+VARIANTS = tuple(r.name for r in BENDOMINO_RULESETS if r.name != "basic")
 PAIRS = [(name, p) for name in VARIANTS for p in bendolib.rules.get(name).player_counts]
 MAX_ROUNDS = 200
 
 
 def check_conservation(state: GameState) -> None:
     """Hands + stock + board hold every tile of the set exactly once."""
-    ts = state.rules.tileset
-    counts = [0] * len(ts)
-    for hand in state.hand_masks:
-        for i in range(len(ts)):
-            counts[i] += hand >> i & 1
-    for i in state.deck[state.stock_pos :]:
-        counts[i] += 1
-    for placement in state.board.placements:
-        counts[ts.index(placement.tile)] += 1
-    assert counts == [1] * len(ts), "every tile once in hands + stock + board"
+    problem = invariants.tile_conservation(state)
+    assert problem is None, problem
 
 
 def check_new_tile_overlaps_nothing(before: GameState, after: GameState) -> None:

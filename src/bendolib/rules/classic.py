@@ -44,73 +44,49 @@ CLASSIC_DRAW = RuleSet(
     match=Match(target=100),
 )
 
-CLASSIC_DRAW_ONE = RuleSet(
-    name="classic-draw-one",
-    description="Seed 003's variation: a stuck player draws one tile, plays it if it fits.",
-    tileset=STANDARD_STRAIGHT,
-    geometry=STRAIGHT_LINE,
-    deal=Deal(CLASSIC_HANDS),
-    start=_HIGHEST_DOUBLE,
+CLASSIC_DRAW_ONE = CLASSIC_DRAW.configure(
+    "classic-draw-one",
     draw=_DRAW_ONE,
-    round_scoring=_LOWEST_HAND,
-    match=Match(target=100),
+    description="Seed 003's variation: a stuck player draws one tile, plays it if it fits.",
 )
 
-CLASSIC_BLOCK = RuleSet(
-    name="classic-block",
-    description="Seed 003 without the boneyard: a player who cannot play passes.",
-    tileset=STANDARD_STRAIGHT,
-    geometry=STRAIGHT_LINE,
-    deal=Deal(CLASSIC_HANDS),
-    start=_HIGHEST_DOUBLE,
+CLASSIC_BLOCK = CLASSIC_DRAW.configure(
+    "classic-block",
     draw=_NO_DRAW,
-    round_scoring=_LOWEST_HAND,
-    match=Match(target=100),
+    description="Seed 003 without the boneyard: a player who cannot play passes.",
 )
 
-DOMINO_PAIRS = RuleSet(
-    name="domino-pairs",
+DOMINO_PAIRS = CLASSIC_BLOCK.configure(
+    "domino-pairs",
+    deal=Deal(PAIRS_HANDS),
+    start=HolderOf(6, 6),
+    round_scoring=WinnerTakesPips(blocked_winner="lowest_side", tie="locker_loses"),
+    match=Match(target=100, teams=PAIRS_TEAMS),
     description=(
         "Seed 004's domino by pairs: two teams of partners, the 6-6 opens, no drawing; "
         "a locked game goes to the team with fewer points (the locker's team loses a tie)."
     ),
-    tileset=STANDARD_STRAIGHT,
-    geometry=STRAIGHT_LINE,
-    deal=Deal(PAIRS_HANDS),
-    start=HolderOf(6, 6),
-    draw=_NO_DRAW,
-    round_scoring=WinnerTakesPips(blocked_winner="lowest_side", tie="locker_loses"),
-    match=Match(target=100, teams=PAIRS_TEAMS),
 )
 
-DRAW_DOMINOES = RuleSet(
-    name="draw-dominoes",
+DRAW_DOMINOES = CLASSIC_DRAW.configure(
+    "draw-dominoes",
+    deal=Deal(DRAW_HANDS),
+    minus_own=True,
     description=(
         "Seed 004's Draw Dominoes: 5 tiles each, draw until playable; a blocked round "
         "goes to the fewest pips, who scores the others' pips minus their own."
     ),
-    tileset=STANDARD_STRAIGHT,
-    geometry=STRAIGHT_LINE,
-    deal=Deal(DRAW_HANDS),
-    start=_HIGHEST_DOUBLE,
-    draw=_UNTIL_FITS,
-    round_scoring=WinnerTakesPips(blocked_winner="lowest_seat", tie="nobody", minus_own=True),
-    match=Match(target=100),
 )
 
-FIRST_OUT = RuleSet(
-    name="first-out",
+FIRST_OUT = CLASSIC_DRAW.configure(
+    "first-out",
+    deal=Deal(DRAW_HANDS),
+    win_points=1,
+    target=1,
     description=(
         "Seed 004's simple game (picture dominoes): the first player to empty the hand "
         "wins; a blocked round goes to the fewest pips."
     ),
-    tileset=STANDARD_STRAIGHT,
-    geometry=STRAIGHT_LINE,
-    deal=Deal(DRAW_HANDS),
-    start=_HIGHEST_DOUBLE,
-    draw=_UNTIL_FITS,
-    round_scoring=WinnerTakesPips(blocked_winner="lowest_seat", tie="nobody", win_points=1),
-    match=Match(target=1),
 )
 
 #: Every classic rule set, in registration order.
