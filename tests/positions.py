@@ -7,7 +7,8 @@ from typing import Any
 
 import attrs
 
-from bendolib import GameState, RuleSet
+import bendolib
+from bendolib import GameState, Place, RuleSet
 from bendolib.geometry.board import Board
 from bendolib.tiles import Tile, TileSet
 
@@ -71,3 +72,17 @@ def position(
         play_points=(0,) * players,
     )
     return attrs.evolve(state, **fields) if fields else state
+
+
+def places(state: GameState) -> list[Place]:
+    """The legal placements of ``state`` (no draw, pass or next)."""
+    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
+
+
+def play_tile(state: GameState, text: str, shows: int | None = None) -> GameState:
+    """Apply the first legal placement of the tile written ``text`` (showing ``shows``)."""
+    wanted = tile(state.rules.tileset, text)
+    move = next(
+        m for m in places(state) if m.tile == wanted and (shows is None or m.shows == shows)
+    )
+    return bendolib.apply(state, move)

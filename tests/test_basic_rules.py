@@ -16,7 +16,7 @@ from bendolib.blocking import Block
 from bendolib.moves import OPENING
 from bendolib.rules.starting import HighestDouble
 from bendolib.tiles import LEFT, RIGHT, Tile, TileSet
-from positions import build_board, mask, position, tile
+from positions import build_board, mask, places, position, tile
 
 BASIC = bendolib.rules.get("basic")
 TS = BASIC.tileset
@@ -24,10 +24,6 @@ TS = BASIC.tileset
 #: 6-6 in the centre, 6-1 turning left at end 0, 6-3 turning left at end 1: end 0
 #: (showing 1) is then a closed position where only a right-turning tile fits.
 CLOSED = [(-1, "6-6", 6, RIGHT), (0, "1-6", 6, LEFT), (1, "3-6", 6, LEFT)]
-
-
-def places(state: bendolib.GameState) -> list[Place]:
-    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 6), (4, 5)])

@@ -17,7 +17,7 @@ from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.classic import DOUBLE_NINE, DOUBLE_TWELVE
 from bendolib.state import GAME_OVER, ROUND_OVER
 from bendolib.tiles import STRAIGHT
-from positions import mask, position, tile
+from positions import mask, places, position, tile
 
 DRAW_GAME = bendolib.rules.get("classic-draw")
 DRAW_ONE = bendolib.rules.get("classic-draw-one")
@@ -29,10 +29,6 @@ TS = DRAW_GAME.tileset
 
 #: 6-6 opened, then 6-3 at end 0: end 0 shows 3, end 1 shows 6.
 SIX_THREE = [(-1, "6-6", 6, STRAIGHT), (0, "6-3", 6, STRAIGHT)]
-
-
-def places(state: GameState) -> list[Place]:
-    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
 
 
 def placed(state: GameState) -> set[tuple[str, int, int]]:

@@ -15,7 +15,8 @@ from bendolib.rules.bendomino import ACTION_SET, ACTION_TILES, with_actions
 from bendolib.rules.effects import FaceEffects, NextDraws, Reverse, next_seat
 from bendolib.rules.starting import HighestDouble
 from bendolib.tiles import ARROW, LEFT, PLUS, RIGHT, STANDARD, STAR
-from positions import mask, position, tile
+from positions import mask, places, position, tile
+from positions import play_tile as play
 
 ACTIONS = bendolib.rules.get("bendo-all-in-actions")
 TS = ACTION_SET
@@ -24,18 +25,6 @@ TS = ACTION_SET
 def centre(value: int) -> list[tuple[int, str, int, int]]:
     """The double ``value`` alone in the centre: two free ends showing ``value``."""
     return [(-1, f"{value}-{value}", value, RIGHT)]
-
-
-def places(state: GameState) -> list[Place]:
-    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
-
-
-def play(state: GameState, text: str, shows: int | None = None) -> GameState:
-    wanted = tile(state.rules.tileset, text)
-    move = next(
-        m for m in places(state) if m.tile == wanted and (shows is None or m.shows == shows)
-    )
-    return bendolib.apply(state, move)
 
 
 def test_action_set_is_the_standard_set_plus_six_action_tiles() -> None:

@@ -15,7 +15,7 @@ from bendolib.geometry import Position
 from bendolib.moves import OPENING
 from bendolib.rules.scoring import HighestPlayScore, RoundOutcome
 from bendolib.tiles import STANDARD
-from positions import mask, position, tile
+from positions import mask, places, position, tile
 
 FIVE = bendolib.rules.get("all-five")
 TS = FIVE.tileset
@@ -35,10 +35,6 @@ def five_position(
     """A hand-built All Five position; by default 3-5 and 2-4 lie on the table."""
     state = position(FIVE, hands, stock, **fields)
     return attrs.evolve(state, board=board or table("3-5", 3, "2-4", 2))
-
-
-def places(state: GameState) -> list[Place]:
-    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
 
 
 def at_value(state: GameState, text: str, value: int, shows: int | None = None) -> Place:

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 import bendolib
-from bendolib import DRAW, NEXT_ROUND, PASS, GameState, Place
+from bendolib import DRAW, NEXT_ROUND, PASS, GameState
 from bendolib.rules.bendomino import ACTION_SET
 from bendolib.tiles import ARROW, PLUS, RIGHT, STAR
-from positions import position, tile
+from positions import places, position, tile
+from positions import play_tile as play
 
 ALL_IN = bendolib.rules.get("bendo-all-in")
 TEAMS = bendolib.rules.get("bendo-all-in-teams")
@@ -25,17 +26,6 @@ ACTIONS = bendolib.rules.get("bendo-all-in-actions")
 TS = ALL_IN.tileset
 
 CENTRE = [(-1, "6-6", 6, RIGHT)]
-
-
-def places(state: GameState) -> list[Place]:
-    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
-
-
-def play(state: GameState, text: str) -> GameState:
-    """Apply the first legal placement of the tile written ``text``."""
-    wanted = tile(state.rules.tileset, text)
-    move = next(m for m in places(state) if m.tile == wanted)
-    return bendolib.apply(state, move)
 
 
 def play_all(state: GameState, texts: Sequence[str]) -> GameState:

@@ -14,7 +14,8 @@ import pytest
 import bendolib
 from bendolib import DRAW, PASS, GameState, IllegalMoveError, Place
 from bendolib.tiles import RIGHT
-from positions import position, tile
+from positions import places, position, tile
+from positions import play_tile as play
 
 BASIC = bendolib.rules.get("basic")
 WILD = bendolib.rules.get("wild-draw")
@@ -24,17 +25,6 @@ TS = BASIC.tileset
 
 #: 6-6 alone in the centre: ends 0 and 1 both show 6.
 CENTRE = [(-1, "6-6", 6, RIGHT)]
-
-
-def places(state: GameState) -> list[Place]:
-    return [m for m in bendolib.legal_moves(state) if isinstance(m, Place)]
-
-
-def play(state: GameState, text: str) -> GameState:
-    """Apply the first legal placement of the tile written ``text``."""
-    wanted = tile(TS, text)
-    move = next(m for m in places(state) if m.tile == wanted)
-    return bendolib.apply(state, move)
 
 
 # -- Wild Draw ----------------------------------------------------------------------------
