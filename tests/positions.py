@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 import bendolib
 from bendolib import GameState, Place, RuleSet
 from bendolib.geometry.board import Board
@@ -58,7 +56,7 @@ def position(
     aside = [i for i in range(len(ts)) if i not in used]
     deck = tuple(on_board + aside + in_hands + in_stock)
     players = len(hands)
-    state = GameState(
+    state = GameState.create(
         rules=rules,
         players=players,
         seed=0,
@@ -71,7 +69,7 @@ def position(
         scores=(0,) * players,
         play_points=(0,) * players,
     )
-    return attrs.evolve(state, **fields) if fields else state
+    return state.replace(**fields) if fields else state
 
 
 def places(state: GameState) -> list[Place]:

@@ -76,12 +76,12 @@ def hidden_variant(state: GameState, observer: int, rng: random.Random) -> GameS
                 deck[p] = tile
         variant = replayed(state, tuple(deck), state.seed + 1)
         if variant is not None and variant.hand_masks != state.hand_masks:
-            return attrs.evolve(variant, scores=state.scores, results=state.results)
+            return variant.replace(scores=state.scores, results=state.results)
     deck = list(state.deck)
     stock = deck[state.stock_pos :]
     rng.shuffle(stock)
     deck[state.stock_pos :] = stock
-    return attrs.evolve(state, seed=state.seed + 1, deck=tuple(deck))
+    return state.replace(seed=state.seed + 1, deck=tuple(deck))
 
 
 @given(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -32,7 +31,7 @@ def states_of(rules: bendolib.RuleSet, seed: int, moves: int = 500) -> list[Game
 
 
 def without_history(state: GameState) -> GameState:
-    return attrs.evolve(state, log=None, past=None)
+    return state.replace(log=None, past=None)
 
 
 @pytest.mark.parametrize("name", bendolib.rules.names())
@@ -177,7 +176,7 @@ def test_tiles_set_aside_are_written_and_checked() -> None:
     hands = (ts.mask_of([ts.parse_tile("1-1")]), ts.mask_of([ts.parse_tile("2-2")]))
     stock = (ts.index(ts.parse_tile("3-3")),)
     dealt = tuple(i for i in range(len(ts)) if i not in stock)
-    state = GameState(
+    state = GameState.create(
         rules=rules,
         players=2,
         seed=0,

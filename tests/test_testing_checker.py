@@ -89,9 +89,7 @@ class BonusEffect:
 
     def after_place(self, state: GameState, move: Place) -> GameState:
         seat = state.current_player
-        return attrs.evolve(
-            state, scores=tuple(s + 5 * (i == seat) for i, s in enumerate(state.scores))
-        )
+        return state.replace(scores=tuple(s + 5 * (i == seat) for i, s in enumerate(state.scores)))
 
 
 @attrs.frozen

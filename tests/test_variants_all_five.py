@@ -34,7 +34,7 @@ def five_position(
 ) -> GameState:
     """A hand-built All Five position; by default 3-5 and 2-4 lie on the table."""
     state = position(FIVE, hands, stock, **fields)
-    return attrs.evolve(state, board=board or table("3-5", 3, "2-4", 2))
+    return state.replace(board=board or table("3-5", 3, "2-4", 2))
 
 
 def at_value(state: GameState, text: str, value: int, shows: int | None = None) -> Place:

@@ -26,7 +26,7 @@ from bendolib.notation import parse_move
 from bendolib.observation import Observation
 from bendolib.rules import RuleSet
 from bendolib.sampling import sample_state
-from bendolib.state import GameState, RoundResult, Turn
+from bendolib.state import STATE_FIELDS, GameState, RoundContext, RoundResult, Turn
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile, TileSet
 
 __version__ = "0.1.0"
@@ -37,6 +37,7 @@ __all__ = [
     "NEXT_ROUND",
     "PASS",
     "RIGHT",
+    "STATE_FIELDS",
     "STRAIGHT",
     "BendolibError",
     "Block",
@@ -55,6 +56,7 @@ __all__ = [
     "Placement",
     "Position",
     "RecordError",
+    "RoundContext",
     "RoundResult",
     "RuleSet",
     "RuleSetError",

@@ -16,8 +16,8 @@ from bendolib.state import (
     PLAYING,
     ROUND_OVER,
     GameState,
+    RoundContext,
     RoundResult,
-    Turn,
     _Link,
     _Round,
 )
@@ -84,21 +84,24 @@ def deal_from(
     board = _EMPTY
     if table:
         board = rules.geometry.open([(tileset.tiles[i], tileset.tiles[i].a) for i in table])
-    return GameState(
-        rules=rules,
-        players=players,
-        seed=seed,
-        round_number=round_number,
-        deck=tuple(deck),
-        stock_pos=pos,
-        hand_masks=tuple(hands),
-        board=board,
-        current_player=decision.player,
-        scores=(0,) * players if scores is None else scores,
-        opening=decision.opening,
-        play_points=(0,) * players,
-        results=results,
+    zeros = (0,) * players
+    context = _new_context(
+        rules,
+        players,
+        seed,
+        round_number,
+        tuple(deck),
+        zeros if scores is None else scores,
+        decision.opening,
+        1,
+        (),
+        zeros,
+        results,
+        PLAYING,
+        -1,
+        None,
     )
+    return _new_state(tuple(hands), board, decision.player, pos, 0, 0, -1, None, context)
 
 
 # -- legal moves ---------------------------------------------------------------------
@@ -261,19 +264,30 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     Every legal move of the player to move, in a deterministic order
     (placements first, then draw, then pass).
     """
-    if state.phase == GAME_OVER:
-        return ()
-    if state.phase == ROUND_OVER:
-        return (NEXT_ROUND,)
-    if state.opening >= 0:
+    global _last_listed
+    moves = _legal_moves(state)
+    _last_listed = (state, moves)
+    return moves
+
+
+#: The latest :func:`legal_moves` answer, so that :func:`apply` knows a move it listed
+#: by identity.  A cache outside every state, read and written as one tuple.
+_last_listed: tuple[GameState | None, tuple[Move, ...]] = (None, ())
+
+
+def _legal_moves(state: GameState) -> tuple[Move, ...]:
+    context = state.context
+    phase = context.phase
+    if phase != PLAYING:
+        return (NEXT_ROUND,) if phase == ROUND_OVER else ()
+    if context.opening >= 0:
         return (_opening_move(state),)
     hand = state.hand_masks[state.current_player]
-    draw = state.rules.draw
     if state.drawn:
         places = placements(state, hand & state.drawn)
         if not places:
             return (DRAW,)
-        if draw.must_play:
+        if context.rules.draw.must_play:
             return tuple(places)
         return (*places, PASS)
     places = placements(state, hand)
@@ -285,8 +299,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 
 
 def _may_draw(state: GameState, can_play: bool) -> bool:
-    draw = state.rules.draw
-    return draw.draws and state.stock_pos < len(state.deck) and (draw.voluntary or not can_play)
+    context = state.context
+    draw = context.rules.draw
+    return draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not can_play)
 
 
 # -- applying moves ------------------------------------------------------------------
@@ -301,18 +316,26 @@ def apply(state: GameState, move: Move) -> GameState:
     kind = move.__class__
     if kind is Place:
         place = cast(Place, move)
-        if not _surely_legal(state, place):
+        if not _listed(state, move) and not _surely_legal(state, place):
             _check_legal(state, move)
-        return _place(state, place, _new_link(_new_turn(state.current_player, move), state.log))
+        return _place(state, place)
     if kind is Draw:
-        if not _may_draw_now(state):
+        if not _listed(state, move) and not _may_draw_now(state):
             _check_legal(state, move)
-        return _draw(state, _new_link(_new_turn(state.current_player, move), state.log))
+        return _draw(state)
     if kind is Pass:
-        if not _may_pass_now(state):
+        if not _listed(state, move) and not _may_pass_now(state):
             _check_legal(state, move)
-        log = _new_link(_new_turn(state.current_player, move), state.log)
-        return _end_turn(state, log=log)
+        player = state.current_player
+        return _end_turn(
+            state,
+            state.hand_masks,
+            state.stock_pos,
+            state.drawn,
+            state.drawn_count,
+            _new_link(player, move, state.log),
+            state.context,
+        )
     _check_legal(state, move)
     if isinstance(move, NextRound):
         dealt = _deal(
@@ -323,13 +346,19 @@ def apply(state: GameState, move: Move) -> GameState:
             state.scores,
             state.results,
         )
-        return _evolve(dealt, past=_Round(state.log, state.past))
-    log = _new_link(_new_turn(state.current_player, move), state.log)
-    if isinstance(move, Place):
-        return _place(state, move, log)
-    if isinstance(move, Draw):
-        return _draw(state, log)
-    return _end_turn(state, log=log)
+        return dealt.replace(past=_Round(state.log, state.past))
+    raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
+
+
+def _listed(state: GameState, move: Move) -> bool:
+    """True when ``move`` is one of the moves :func:`legal_moves` last listed for ``state``."""
+    listed_for, moves = _last_listed
+    if listed_for is not state:
+        return False
+    for legal in moves:  # noqa: SIM110 - by identity, and faster than any()
+        if legal is move:
+            return True
+    return False
 
 
 def _check_legal(state: GameState, move: Move) -> None:
@@ -339,18 +368,20 @@ def _check_legal(state: GameState, move: Move) -> None:
         raise IllegalMoveError(move, why_illegal(state, move), legal)
 
 
-#: The hot path's constructors: one new state per move, fields written once.
-_evolve = fast_evolver(GameState)
+#: The hot path's constructors: fields written once, positionally.
+_new_state = fast_constructor(GameState)
+_new_context = fast_constructor(RoundContext)
 _new_place = fast_constructor(Place)
-_new_turn = fast_constructor(Turn)
 _new_link = fast_constructor(_Link)
+_evolve_context = fast_evolver(RoundContext)
 
 
 def _may_draw_now(state: GameState) -> bool:
     """True when drawing is legal (the test :func:`legal_moves` makes, without listing)."""
-    if state.phase != PLAYING or state.opening >= 0:
+    context = state.context
+    if context.phase != PLAYING or context.opening >= 0:
         return False
-    rules = state.rules
+    rules = context.rules
     hand = state.hand_masks[state.current_player]
     if state.drawn:
         return not _fits(rules, state.board, hand & state.drawn)
@@ -359,9 +390,10 @@ def _may_draw_now(state: GameState) -> bool:
 
 def _may_pass_now(state: GameState) -> bool:
     """True when passing is legal (the test :func:`legal_moves` makes, without listing)."""
-    if state.phase != PLAYING or state.opening >= 0:
+    context = state.context
+    if context.phase != PLAYING or context.opening >= 0:
         return False
-    rules = state.rules
+    rules = context.rules
     hand = state.hand_masks[state.current_player]
     if state.drawn:
         return not rules.draw.must_play and _fits(rules, state.board, hand & state.drawn)
@@ -374,9 +406,10 @@ def _surely_legal(state: GameState, move: Place) -> bool:
     :func:`placements` makes, for one move, without listing them all.  False means
     "not shown here" (the caller then compares with the full list).
     """
-    if state.phase != PLAYING or state.opening >= 0 or not state.board.ends:
+    context = state.context
+    if context.phase != PLAYING or context.opening >= 0 or not state.board.ends:
         return False
-    rules = state.rules
+    rules = context.rules
     tile = move.tile
     index = rules.tileset.index_of(tile)
     if index < 0:
@@ -415,57 +448,42 @@ def _surely_legal(state: GameState, move: Place) -> bool:
     return bool(end.free & turn & turns) and move.position == position
 
 
-def _place(state: GameState, move: Place, log: _Link) -> GameState:
-    rules = state.rules
+def _place(state: GameState, move: Place) -> GameState:
+    context = state.context
+    rules = context.rules
     player = state.current_player
-    index = rules.tileset.index(move.tile)
+    tile = move.tile
+    bit = 1 << rules.tileset.index(tile)
     if move.end == OPENING:
-        board = _opening_board(rules, move.tile, move.inward)
+        board = _opening_board(rules, tile, move.inward)
     else:
         board = rules.geometry.place(
-            state.board, move.end, move.tile, move.inward, move.shows, move.turn
+            state.board, move.end, tile, move.inward, move.shows, move.turn
         )
     hands = list(state.hand_masks)
-    hands[player] &= ~(1 << index)
+    hand = hands[player] = hands[player] & ~bit
     hand_masks = tuple(hands)
-    scores = state.scores
-    play_points = state.play_points
-    if rules.play_scoring is not None:
-        gained = rules.play_scoring.score(board.values)
-        if gained:
-            scores = _add(scores, player, gained)
-            play_points = _add(play_points, player, gained)
-    common = rules.effects is None and hands[player]
-    if common and not _blocked(rules, board, state.deck, state.stock_pos, hand_masks):
-        # the common case, in one construction: the turn passes
-        return _evolve(
-            state,
-            log=log,
-            board=board,
-            hand_masks=hand_masks,
-            scores=scores,
-            play_points=play_points,
-            current_player=_next_seat(hand_masks, player, state.direction),
-            opening=-1,
-            drawn=0,
-            drawn_count=0,
-            last_placer=player,
-        )
-    placed = _evolve(
-        state,
-        log=log,
-        board=board,
-        hand_masks=hand_masks,
-        scores=scores,
-        play_points=play_points,
-        out=state.out + (player,) if not hands[player] else state.out,
-        opening=-1,
-        drawn=0,
-        drawn_count=0,
-        last_placer=player,
-    )
-    if common:
+    log = _new_link(player, move, state.log)
+    if context.opening >= 0 or rules.play_scoring is not None:
+        scores = context.scores
+        play_points = context.play_points
+        if rules.play_scoring is not None:
+            gained = rules.play_scoring.score(board.values)
+            if gained:
+                scores = _add(scores, player, gained)
+                play_points = _add(play_points, player, gained)
+        context = _evolve_context(context, scores=scores, play_points=play_points, opening=-1)
+    stock_pos = state.stock_pos
+    if hand and rules.effects is None:
+        # the common case: the turn passes, or nobody can move any more
+        if not _blocked(rules, board, context.deck, stock_pos, hand_masks):
+            seat = _next_seat(hand_masks, player, context.direction)
+            return _new_state(hand_masks, board, seat, stock_pos, 0, 0, player, log, context)
+        placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
         return _finish_round(placed, blocked=True)
+    if not hand:
+        context = _evolve_context(context, out=context.out + (player,))
+    placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
     if rules.effects is not None:
         placed = rules.effects.after_place(placed, move)
         hand_masks = placed.hand_masks
@@ -474,21 +492,30 @@ def _place(state: GameState, move: Place, log: _Link) -> GameState:
             return _finish_round(placed, blocked=False)
         if sum(1 for h in hand_masks if h) <= 1:
             return _finish_round(placed, blocked=False)
-    return _end_turn(placed)
+    return _end_turn(
+        placed,
+        placed.hand_masks,
+        placed.stock_pos,
+        placed.drawn,
+        placed.drawn_count,
+        placed.log,
+        placed.context,
+    )
 
 
 def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return tuple(v + amount if i == index else v for i, v in enumerate(values))
 
 
-def _draw(state: GameState, log: _Link) -> GameState:
-    rules = state.rules
+def _draw(state: GameState) -> GameState:
+    context = state.context
+    rules = context.rules
     draw = rules.draw
     player = state.current_player
     limit = draw.batch
     if draw.max_per_turn is not None:
         limit = min(limit, draw.max_per_turn - state.drawn_count)
-    deck = state.deck
+    deck = context.deck
     taken = deck[state.stock_pos : state.stock_pos + limit]
     mask = 0
     for i in taken:
@@ -499,34 +526,32 @@ def _draw(state: GameState, log: _Link) -> GameState:
     stock_pos = state.stock_pos + len(taken)
     drawn_mask = state.drawn | mask
     drawn_count = state.drawn_count + len(taken)
-    keep = _fits(rules, state.board, hand & drawn_mask)
+    log = _new_link(player, DRAW, state.log)
+    board = state.board
+    keep = _fits(rules, board, hand & drawn_mask)
     if not keep and draw.when_stuck == "until_fits" and stock_pos < len(deck):
         more = draw.max_per_turn is None or drawn_count < draw.max_per_turn
-        keep = more and not _fits(rules, state.board, hand & ~drawn_mask)
+        keep = more and not _fits(rules, board, hand & ~drawn_mask)
     if keep:
-        return _evolve(
-            state,
-            log=log,
-            hand_masks=hand_masks,
-            stock_pos=stock_pos,
-            drawn=drawn_mask,
-            drawn_count=drawn_count,
+        return _new_state(
+            hand_masks,
+            board,
+            player,
+            stock_pos,
+            drawn_mask,
+            drawn_count,
+            state.last_placer,
+            log,
+            context,
         )
-    return _end_turn(
-        state,
-        log=log,
-        hand_masks=hand_masks,
-        stock_pos=stock_pos,
-        drawn=drawn_mask,
-        drawn_count=drawn_count,
-    )
+    return _end_turn(state, hand_masks, stock_pos, drawn_mask, drawn_count, log, context)
 
 
 def _blocked(
     rules: RuleSet, board: Board, deck: tuple[int, ...], stock_pos: int, hands: tuple[int, ...]
 ) -> bool:
     """True when no player still holding tiles can place one and no one can draw."""
-    if rules.draw.draws and stock_pos < len(deck):
+    if stock_pos < len(deck) and rules.draw.draws:
         return False
     held = 0
     for hand in hands:
@@ -545,40 +570,60 @@ def _next_seat(hands: tuple[int, ...], seat: int, direction: int) -> int:
     return seat
 
 
-def _end_turn(state: GameState, **changes: Any) -> GameState:
-    """``state`` with ``changes``, then the turn passes on (or the round ends blocked)."""
-    hands = changes.get("hand_masks", state.hand_masks)
-    stock_pos = changes.get("stock_pos", state.stock_pos)
-    if _blocked(state.rules, state.board, state.deck, stock_pos, hands):
-        return _finish_round(_evolve(state, **changes), blocked=True)
-    seat = _next_seat(hands, state.current_player, state.direction)
-    changes.update(current_player=seat, drawn=0, drawn_count=0)
-    return _evolve(state, **changes)
+def _end_turn(
+    state: GameState,
+    hands: tuple[int, ...],
+    stock_pos: int,
+    drawn: int,
+    drawn_count: int,
+    log: _Link | None,
+    context: RoundContext,
+) -> GameState:
+    """``state`` with these values, then the turn passes on (or the round ends blocked)."""
+    board = state.board
+    player = state.current_player
+    if _blocked(context.rules, board, context.deck, stock_pos, hands):
+        ended = _new_state(
+            hands, board, player, stock_pos, drawn, drawn_count, state.last_placer, log, context
+        )
+        return _finish_round(ended, blocked=True)
+    seat = _next_seat(hands, player, context.direction)
+    return _new_state(hands, board, seat, stock_pos, 0, 0, state.last_placer, log, context)
 
 
 def _finish_round(state: GameState, blocked: bool) -> GameState:
-    rules = state.rules
+    context = state.context
+    rules = context.rules
     tileset = rules.tileset
     hand_points = tuple(tileset.mask_points(h) for h in state.hand_masks)
-    sides = rules.match.sides(state.players)
+    sides = rules.match.sides(context.players)
     outcome = RoundOutcome(
-        sides, hand_points, state.out, blocked, state.last_placer, state.play_points
+        sides, hand_points, context.out, blocked, state.last_placer, context.play_points
     )
     score = rules.round_scoring.score(outcome)
-    scores = tuple(a + b for a, b in zip(state.scores, score.points, strict=True))
+    scores = tuple(a + b for a, b in zip(context.scores, score.points, strict=True))
     result = RoundResult(
-        state.round_number, blocked, state.out, hand_points, score.points, score.winners
+        context.round_number, blocked, context.out, hand_points, score.points, score.winners
     )
     side_scores = [sum(scores[s] for s in side) for side in sides]
     winner = rules.match.winner(side_scores)
-    return _evolve(
-        state,
+    context = _evolve_context(
+        context,
         scores=scores,
-        results=state.results + (result,),
+        results=context.results + (result,),
         phase=GAME_OVER if winner is not None else ROUND_OVER,
         match_winner=-1 if winner is None else winner,
-        drawn=0,
-        drawn_count=0,
+    )
+    return _new_state(
+        state.hand_masks,
+        state.board,
+        state.current_player,
+        state.stock_pos,
+        0,
+        0,
+        state.last_placer,
+        state.log,
+        context,
     )
 
 

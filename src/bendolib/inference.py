@@ -160,7 +160,7 @@ def fitting_mask(rules: RuleSet, players: int, board: Board) -> int:
 
 def _probe(rules: RuleSet, players: int, board: Board) -> GameState:
     """A state with ``board`` and empty hands, to ask the engine what fits."""
-    return GameState(
+    return GameState.create(
         rules=rules,
         players=players,
         seed=0,

@@ -17,14 +17,12 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
-
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
 from bendolib.moves import OPENING, Place
 from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules.ruleset import RuleSet
-from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, GameState, RoundResult
+from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, indices
 
 __all__ = ["dumps", "loads"]
@@ -151,12 +149,11 @@ def dumps(state: GameState) -> str:
     aside = _aside(state)
     if aside:
         fields.append(f"aside={w.mask(aside)}")
-    for field in attrs.fields(GameState):
-        if field.name in _KNOWN or field.name in _HISTORY:
+    for name in STATE_FIELDS:
+        if name in _KNOWN or name in _HISTORY:
             continue
-        value = getattr(state, field.name)
-        if value != field.default:
-            fields.append(f"{field.name}={_compact_json(_plain(field.name, value))}")
+        value = getattr(state, name)
+        fields.append(f"{name}={_compact_json(_plain(name, value))}")
     return " ".join(fields)
 
 
@@ -454,7 +451,7 @@ def loads(text: str) -> GameState:
         raise reader.fail(f"{len(hands)} hands for {players} players", "hands")
     board = reader.value("board", lambda v: _board(rules, tiles, v), Board())
     deck, stock_pos = _deck(reader, tiles, board)
-    state = GameState(
+    state = GameState.create(
         rules=rules,
         players=players,
         seed=reader.value("seed", int, 0),
@@ -477,14 +474,14 @@ def loads(text: str) -> GameState:
         match_winner=reader.value("winner", int, -1),
     )
     extra = {}
-    names = {f.name for f in attrs.fields(GameState)} - _KNOWN - set(_HISTORY)
+    names = set(STATE_FIELDS) - _KNOWN - set(_HISTORY)
     for key in reader.fields:
         if key in names:
             extra[key] = reader.value(key, lambda v: _tuples(json.loads(v)))
         elif key not in _KEYS:
             raise reader.fail(f"unknown field {key!r}", key, -len(key) - 1)
     if extra:
-        state = attrs.evolve(state, **extra)
+        state = state.replace(**extra)
     _check(reader, state)
     return state
 

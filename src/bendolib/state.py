@@ -46,9 +46,10 @@ class Turn:
 
 @attrs.frozen
 class _Link:
-    """A cons cell of the round's history; new states share the older cells."""
+    """A cons cell of the round's history: ``player`` made ``move``; states share older cells."""
 
-    head: Turn
+    player: int
+    move: Move
     tail: _Link | None
 
 
@@ -61,14 +62,12 @@ class _Round:
 
 
 @attrs.frozen
-class GameState:
+class RoundContext:
     """
-    A match in progress: the current round's deal, board and turn, and the match
-    scores.  Create one with :func:`bendolib.new_game`; change it only with
-    :func:`bendolib.apply`, which returns a new state.
-
-    Hands are kept as bitmasks of tile indices (``hand_masks``); ``deck`` is the
-    round's shuffled tile order, of which ``deck[stock_pos:]`` is still in the stock.
+    The parts of a :class:`GameState` that change at most a few times a round (the
+    rules, the deal, the match scores...): one value shared by the states of a round,
+    so that a move builds only the small per-move part.  Read them through the
+    state's attributes of the same names.
     """
 
     rules: RuleSet
@@ -76,23 +75,211 @@ class GameState:
     seed: int
     round_number: int
     deck: tuple[int, ...]
-    stock_pos: int
+    scores: tuple[int, ...]
+    opening: int
+    direction: int
+    out: tuple[int, ...]
+    play_points: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+    phase: int
+    match_winner: int
+    past: _Round | None = attrs.field(repr=False)
+
+
+#: The names :meth:`GameState.create` and :meth:`GameState.replace` accept: every
+#: value of a state, per-move or in its :class:`RoundContext`.
+STATE_FIELDS = (
+    "rules",
+    "players",
+    "seed",
+    "round_number",
+    "deck",
+    "stock_pos",
+    "hand_masks",
+    "board",
+    "current_player",
+    "scores",
+    "opening",
+    "drawn",
+    "drawn_count",
+    "direction",
+    "out",
+    "play_points",
+    "results",
+    "phase",
+    "last_placer",
+    "match_winner",
+    "log",
+    "past",
+)
+_CONTEXT_FIELDS = frozenset(f.name for f in attrs.fields(RoundContext))
+_OWN_FIELDS = frozenset(STATE_FIELDS) - _CONTEXT_FIELDS
+
+
+@attrs.frozen
+class GameState:
+    """
+    A match in progress: the current round's deal, board and turn, and the match
+    scores.  Create one with :func:`bendolib.new_game` (or :meth:`create`); change it
+    only with :func:`bendolib.apply`, which returns a new state.
+
+    Hands are kept as bitmasks of tile indices (``hand_masks``); ``deck`` is the
+    round's shuffled tile order, of which ``deck[stock_pos:]`` is still in the stock.
+    The values that change at most a few times a round live in one shared
+    :class:`RoundContext` (``context``) and read as attributes of the state too
+    (``state.rules``, ``state.scores``...); :data:`STATE_FIELDS` lists them all.
+    """
+
     hand_masks: tuple[int, ...]
     board: Board
     current_player: int
-    scores: tuple[int, ...]
-    opening: int = -1
-    drawn: int = 0
-    drawn_count: int = 0
-    direction: int = 1
-    out: tuple[int, ...] = ()
-    play_points: tuple[int, ...] = ()
-    results: tuple[RoundResult, ...] = ()
-    phase: int = PLAYING
-    last_placer: int = -1
-    match_winner: int = -1
-    log: _Link | None = attrs.field(default=None, repr=False)
-    past: _Round | None = attrs.field(default=None, repr=False)
+    stock_pos: int
+    drawn: int
+    drawn_count: int
+    last_placer: int
+    log: _Link | None = attrs.field(repr=False)
+    context: RoundContext
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        rules: RuleSet,
+        players: int,
+        seed: int,
+        round_number: int,
+        deck: tuple[int, ...],
+        stock_pos: int,
+        hand_masks: tuple[int, ...],
+        board: Board,
+        current_player: int,
+        scores: tuple[int, ...],
+        opening: int = -1,
+        drawn: int = 0,
+        drawn_count: int = 0,
+        direction: int = 1,
+        out: tuple[int, ...] = (),
+        play_points: tuple[int, ...] = (),
+        results: tuple[RoundResult, ...] = (),
+        phase: int = PLAYING,
+        last_placer: int = -1,
+        match_winner: int = -1,
+        log: _Link | None = None,
+        past: _Round | None = None,
+    ) -> GameState:
+        """A state from all its values (see :data:`STATE_FIELDS`); no rule is checked."""
+        context = RoundContext(
+            rules,
+            players,
+            seed,
+            round_number,
+            deck,
+            scores,
+            opening,
+            direction,
+            out,
+            play_points,
+            results,
+            phase,
+            match_winner,
+            past,
+        )
+        return cls(
+            hand_masks,
+            board,
+            current_player,
+            stock_pos,
+            drawn,
+            drawn_count,
+            last_placer,
+            log,
+            context,
+        )
+
+    def replace(self, **changes: Any) -> GameState:
+        """
+        A copy with some values replaced, by the names of :data:`STATE_FIELDS`
+        (like ``attrs.evolve``, which only knows the per-move ones).  No rule is checked.
+        """
+        unknown = changes.keys() - _OWN_FIELDS - _CONTEXT_FIELDS
+        if unknown:
+            raise TypeError(f"GameState has no field {', '.join(sorted(unknown))}")
+        context = self.context
+        moved = {k: v for k, v in changes.items() if k in _CONTEXT_FIELDS}
+        if moved:
+            context = attrs.evolve(context, **moved)
+        own = {k: v for k, v in changes.items() if k in _OWN_FIELDS}
+        return attrs.evolve(self, context=context, **own)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set."""
+        return self.context.rules
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.context.players
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (hidden information: it fixes every deal)."""
+        return self.context.seed
+
+    @property
+    def round_number(self) -> int:
+        """The round being played, from 1."""
+        return self.context.round_number
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The round's shuffled tile indices (hands, table tiles, then the stock)."""
+        return self.context.deck
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Match score of each seat."""
+        return self.context.scores
+
+    @property
+    def opening(self) -> int:
+        """Index of the tile that must open the round, or -1."""
+        return self.context.opening
+
+    @property
+    def direction(self) -> int:
+        """Order of play: 1 or -1."""
+        return self.context.direction
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        """The seats that went out this round, in order."""
+        return self.context.out
+
+    @property
+    def play_points(self) -> tuple[int, ...]:
+        """Points each seat scored during play this round."""
+        return self.context.play_points
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """The finished rounds' results, oldest first."""
+        return self.context.results
+
+    @property
+    def phase(self) -> int:
+        """PLAYING, ROUND_OVER or GAME_OVER."""
+        return self.context.phase
+
+    @property
+    def match_winner(self) -> int:
+        """The winning side once the match is over, else -1."""
+        return self.context.match_winner
+
+    @property
+    def past(self) -> _Round | None:
+        """The finished rounds' histories (newest first)."""
+        return self.context.past
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
@@ -211,7 +398,7 @@ def _turns(log: _Link | None) -> tuple[Turn, ...]:
     """The turns of a cons list, oldest first."""
     turns: list[Turn] = []
     while log is not None:
-        turns.append(log.head)
+        turns.append(Turn(log.player, log.move))
         log = log.tail
     turns.reverse()
     return tuple(turns)

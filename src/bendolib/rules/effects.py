@@ -45,7 +45,7 @@ class Reverse:
 
     def after_place(self, state: GameState, move: Place) -> GameState:
         """The state with ``direction`` flipped."""
-        return attrs.evolve(state, direction=-state.direction)
+        return state.replace(direction=-state.direction)
 
 
 @attrs.frozen

@@ -20,7 +20,7 @@ from bendolib.engine import apply, legal_moves, new_game
 from bendolib.moves import Move, NextRound, Pass
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import RuleSet
-from bendolib.state import PLAYING, GameState
+from bendolib.state import PLAYING, STATE_FIELDS, GameState
 from bendolib.testing import invariants as inv
 
 #: Every invariant :func:`check_ruleset` can check, by name.
@@ -146,12 +146,8 @@ _HISTORY_FIELDS = ("log", "past")
 
 def _fingerprint(state: GameState) -> tuple[tuple[object, ...], int | None]:
     """The state's field values (compared by identity) and a hash of the non-history ones."""
-    refs = tuple(getattr(state, field.name) for field in attrs.fields(type(state)))
-    values = tuple(
-        getattr(state, field.name)
-        for field in attrs.fields(type(state))
-        if field.name not in _HISTORY_FIELDS
-    )
+    refs = tuple(getattr(state, name) for name in STATE_FIELDS)
+    values = tuple(getattr(state, name) for name in STATE_FIELDS if name not in _HISTORY_FIELDS)
     try:
         digest: int | None = hash(values)
     except TypeError:

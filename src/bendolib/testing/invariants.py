@@ -27,7 +27,7 @@ from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.sampling import sample_state
-from bendolib.state import PLAYING, GameState
+from bendolib.state import PLAYING, STATE_FIELDS, GameState
 
 #: The names of the invariants, as they appear in a :class:`~bendolib.testing.Violation`.
 TILE_CONSERVATION = "tile conservation"
@@ -290,7 +290,7 @@ def position_text_round_trip(state: GameState) -> str | None:
         back = position_text.loads(text)
     except BendolibError as exc:
         return f"the position text does not read back: {type(exc).__name__}: {exc}"
-    if back != attrs.evolve(state, log=None, past=None):
+    if back != state.replace(log=None, past=None):
         return f"the position text {text!r} reads back as another state"
     return None
 
@@ -314,7 +314,7 @@ def _replay_round(state: GameState, deck: tuple[int, ...], seed: int) -> GameSta
             twin = apply(twin, turn.move)
     except IllegalMoveError:
         return None
-    return attrs.evolve(twin, past=state.past)
+    return twin.replace(past=state.past)
 
 
 def _hidden_twins(state: GameState, player: int, seed: int) -> list[tuple[int, ...]]:
@@ -356,9 +356,7 @@ HIDDEN_FIELDS = frozenset({"seed", "deck", "hand_masks", "drawn"})
 
 def _known_to(state: GameState, player: int) -> tuple[object, ...]:
     """Everything ``player`` may know of ``state``: its public fields and own tiles."""
-    public = tuple(
-        getattr(state, f.name) for f in attrs.fields(type(state)) if f.name not in HIDDEN_FIELDS
-    )
+    public = tuple(getattr(state, name) for name in STATE_FIELDS if name not in HIDDEN_FIELDS)
     own = state.hand_masks[player]
     drawn = state.drawn if state.current_player == player else 0
     sizes = tuple(h.bit_count() for h in state.hand_masks)
