@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
-from bendolib.geometry.board import Board
+from bendolib.geometry.board import Board, End
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import RuleSet
@@ -18,10 +18,10 @@ from bendolib.state import (
     GameState,
     RoundContext,
     RoundResult,
-    _Link,
+    Log,
     _Round,
 )
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile, indices
+from bendolib.tiles import _NO_FITS, LEFT, RIGHT, STRAIGHT, Tile, TileSet, indices
 
 _MAX_REDEALS = 1000
 _EMPTY = Board()
@@ -134,53 +134,99 @@ def placements(state: GameState, mask: int) -> list[Place]:
     by end, then tile index, then inward face, named value and turn.  On an empty
     board with no set opening tile, any tile of ``mask`` may open the round.
     """
-    rules = state.rules
+    rules = state.context.rules
     tileset = rules.tileset
-    tiles = tileset.tiles
     board = state.board
     if not board.placements:
+        tiles = tileset.tiles
         return [_open_with(rules, tiles[i]) for i in indices(mask)]
     if rules.wild_mask:
         return _wild_placements(rules, board, mask)
+    if rules.geometry.uses_bends:
+        return _bend_placements(tileset, board.ends, mask)
+    return _straight_placements(tileset, board.ends, mask)
+
+
+#: Place objects are kept in their tile set's memo, by a packed key; the memo is
+#: emptied when it holds this many.
+_MEMO_LIMIT = 1 << 16
+
+
+def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> list[Place]:
+    """:func:`placements` on a curved board with no wild face."""
     out: list[Place] = []
     append = out.append
-    if rules.geometry.uses_bends:
-        fits = tileset.fit_masks
-        turns = tileset.turn_table
-        for e, end in enumerate(board.ends):
-            free = end.free
-            if not free:
-                continue
-            value = end.value
-            cand = mask & fits(value)[free]
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                i = low.bit_length() - 1
-                tile = tiles[i]
-                if tile.a == value:
-                    allowed = free & turns[2 * i]
-                    shows = tile.b
-                else:
-                    allowed = free & turns[2 * i + 1]
-                    shows = tile.a
-                if allowed & LEFT:
-                    append(_new_place(tile, e, value, shows, LEFT, end.left))
-                if allowed & RIGHT:
-                    append(_new_place(tile, e, value, shows, RIGHT, end.right))
-        return out
-    with_face = tileset.with_face
-    for e, end in enumerate(board.ends):
-        if not end.free:
+    fits = tileset._fit_masks
+    memo = tileset._memo
+    tiles = tileset.tiles
+    for e, end in enumerate(ends):
+        free = end.free
+        if not free:
             continue
         value = end.value
-        cand = mask & with_face(value)
+        cand = mask & fits.get(value, _NO_FITS)[free]
+        # key: ((end slot * 16 + end number) * 256 + tile index) * 2 + flipped
+        base = ((end.cell * 6 + end.side) * 16 + e) * 512
         while cand:
             low = cand & -cand
             cand ^= low
-            tile = tiles[low.bit_length() - 1]
-            shows = tile.b if tile.a == value else tile.a
-            append(_new_place(tile, e, value, shows, STRAIGHT, None))
+            i = low.bit_length() - 1
+            key = base + 2 * i + (tiles[i].a != value)
+            pair = memo.get(key) or _bend_memo(tileset, end, e, i, key)
+            if free & LEFT and pair[0] is not None:
+                append(pair[0])
+            if free & RIGHT and pair[1] is not None:
+                append(pair[1])
+    return out
+
+
+def _bend_memo(
+    tileset: TileSet, end: End, e: int, i: int, key: int
+) -> tuple[Place | None, Place | None]:
+    """The placements of tile ``i`` at ``end`` turning left and right (None: it cannot)."""
+    memo = tileset._memo
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    tile = tileset.tiles[i]
+    value = end.value
+    flipped = tile.a != value
+    turns = tileset.turn_table[2 * i + flipped]
+    shows = tile.a if flipped else tile.b
+    pair = (
+        _new_place(tile, e, value, shows, LEFT, end.left) if turns & LEFT else None,
+        _new_place(tile, e, value, shows, RIGHT, end.right) if turns & RIGHT else None,
+    )
+    memo[key] = pair
+    return pair
+
+
+def _straight_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> list[Place]:
+    """:func:`placements` on a straight board with no wild face."""
+    out: list[Place] = []
+    faces = tileset._face_mask
+    memo = tileset._memo
+    tiles = tileset.tiles
+    for e, end in enumerate(ends):
+        if not end.free:
+            continue
+        value = end.value
+        cand = mask & faces.get(value, 0)
+        # key: -1 - (end number * 256 + tile index) * 2 - flipped
+        base = -1 - e * 512
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            i = low.bit_length() - 1
+            tile = tiles[i]
+            flipped = tile.a != value
+            key = base - 2 * i - flipped
+            place = memo.get(key)
+            if place is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                shows = tile.a if flipped else tile.b
+                place = memo[key] = _new_place(tile, e, value, shows, STRAIGHT, None)
+            out.append(place)
     return out
 
 
@@ -333,7 +379,7 @@ def apply(state: GameState, move: Move) -> GameState:
             state.stock_pos,
             state.drawn,
             state.drawn_count,
-            _new_link(player, move, state.log),
+            (player, move, state.log),
             state.context,
         )
     _check_legal(state, move)
@@ -372,7 +418,6 @@ def _check_legal(state: GameState, move: Move) -> None:
 _new_state = fast_constructor(GameState)
 _new_context = fast_constructor(RoundContext)
 _new_place = fast_constructor(Place)
-_new_link = fast_constructor(_Link)
 _evolve_context = fast_evolver(RoundContext)
 
 
@@ -463,7 +508,7 @@ def _place(state: GameState, move: Place) -> GameState:
     hands = list(state.hand_masks)
     hand = hands[player] = hands[player] & ~bit
     hand_masks = tuple(hands)
-    log = _new_link(player, move, state.log)
+    log = (player, move, state.log)
     if context.opening >= 0 or rules.play_scoring is not None:
         scores = context.scores
         play_points = context.play_points
@@ -526,7 +571,7 @@ def _draw(state: GameState) -> GameState:
     stock_pos = state.stock_pos + len(taken)
     drawn_mask = state.drawn | mask
     drawn_count = state.drawn_count + len(taken)
-    log = _new_link(player, DRAW, state.log)
+    log = (player, DRAW, state.log)
     board = state.board
     keep = _fits(rules, board, hand & drawn_mask)
     if not keep and draw.when_stuck == "until_fits" and stock_pos < len(deck):
@@ -576,7 +621,7 @@ def _end_turn(
     stock_pos: int,
     drawn: int,
     drawn_count: int,
-    log: _Link | None,
+    log: Log,
     context: RoundContext,
 ) -> GameState:
     """``state`` with these values, then the turn passes on (or the round ends blocked)."""

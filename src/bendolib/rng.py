@@ -32,6 +32,16 @@ def derive_seed(seed: int, *labels: int) -> int:
     return value
 
 
+def _limit(bound: int) -> int:
+    """Draws at or above this are rejected, so that ``value % bound`` is unbiased."""
+    return (1 << 64) - ((1 << 64) % bound)
+
+
+#: :func:`_limit` of the bounds below ``_TABLED`` (index 0 unused).
+_TABLED = 256
+_LIMITS = (0, *(_limit(bound) for bound in range(1, _TABLED)))
+
+
 class SplitMix64:
     """SplitMix64 generator with unbiased integer draws and Fisher-Yates shuffles."""
 
@@ -49,7 +59,7 @@ class SplitMix64:
         """A uniform integer in ``range(bound)`` (rejection sampling, no bias)."""
         if bound <= 0:
             raise ValueError("bound must be positive")
-        limit = (1 << 64) - ((1 << 64) % bound)
+        limit = _limit(bound)
         while True:
             value = self.next64()
             if value < limit:
@@ -59,17 +69,20 @@ class SplitMix64:
         """A shuffled copy of ``items`` (Fisher-Yates from the end)."""
         out = list(items)
         state = self._state
+        golden, mask, c1, c2 = _GOLDEN, _MASK, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+        limits = _LIMITS
         for i in range(len(out) - 1, 0, -1):
             # self.below(i + 1), inlined: this runs for every tile of every deal
+            state = (state + golden) & mask
+            z = ((state ^ (state >> 30)) * c1) & mask
+            z = ((z ^ (z >> 27)) * c2) & mask
+            value = z ^ (z >> 31)
             bound = i + 1
-            limit = (1 << 64) - ((1 << 64) % bound)
-            while True:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                value = z ^ (z >> 31)
-                if value < limit:
-                    break
+            limit = limits[bound] if bound < _TABLED else _limit(bound)
+            if value >= limit:  # about once in 2**59 draws: draw again
+                self._state = state
+                value = self.below(bound)
+                state = self._state
             j = value % bound
             out[i], out[j] = out[j], out[i]
         self._state = state

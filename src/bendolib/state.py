@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import TypeAlias
+
 import attrs
 
 from bendolib.geometry.board import Board, End
@@ -44,20 +46,16 @@ class Turn:
     move: Move
 
 
-@attrs.frozen
-class _Link:
-    """A cons cell of the round's history: ``player`` made ``move``; states share older cells."""
-
-    player: int
-    move: Move
-    tail: _Link | None
+#: The round's history as a cons list, newest first: ``(player, move, older)`` or None.
+#: New states share the older cells.
+Log: TypeAlias = "tuple[int, Move, Log] | None"
 
 
 @attrs.frozen
 class _Round:
-    """A cons cell of the finished rounds' histories (newest first), shared like ``_Link``."""
+    """A cons cell of the finished rounds' histories (newest first), shared like a :data:`Log`."""
 
-    log: _Link | None
+    log: Log
     tail: _Round | None
 
 
@@ -137,7 +135,7 @@ class GameState:
     drawn: int
     drawn_count: int
     last_placer: int
-    log: _Link | None = attrs.field(repr=False)
+    log: Log = attrs.field(repr=False)
     context: RoundContext
 
     @classmethod
@@ -164,7 +162,7 @@ class GameState:
         phase: int = PLAYING,
         last_placer: int = -1,
         match_winner: int = -1,
-        log: _Link | None = None,
+        log: Log = None,
         past: _Round | None = None,
     ) -> GameState:
         """A state from all its values (see :data:`STATE_FIELDS`); no rule is checked."""
@@ -394,11 +392,11 @@ class GameState:
         return to_svg(self)
 
 
-def _turns(log: _Link | None) -> tuple[Turn, ...]:
+def _turns(log: Log) -> tuple[Turn, ...]:
     """The turns of a cons list, oldest first."""
     turns: list[Turn] = []
     while log is not None:
-        turns.append(Turn(log.player, log.move))
-        log = log.tail
+        player, move, log = log
+        turns.append(Turn(player, move))
     turns.reverse()
     return tuple(turns)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import attrs
 
@@ -148,6 +149,11 @@ class TileSet:
     )
     turn_table: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Turn masks by ``2 * index + side``: read from face ``a`` (side 0) or ``b`` (side 1)."""
+    _by_faces: dict[tuple[int, int], int] = attrs.field(
+        init=False, eq=False, repr=False, hash=False
+    )
+    _memo: dict[int, Any] = attrs.field(init=False, eq=False, repr=False, hash=False, factory=dict)
+    """The engine's memo of the moves built for this set, by a packed integer key."""
 
     @top.default
     def _top_default(self) -> int:
@@ -163,6 +169,10 @@ class TileSet:
         object.__setattr__(self, "_points", points)
         object.__setattr__(self, "_doubles", doubles)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.tiles)})
+        by_faces: dict[tuple[int, int], int] = {}
+        for i, t in enumerate(self.tiles):
+            by_faces.setdefault((t.a, t.b), i)
+        object.__setattr__(self, "_by_faces", by_faces)
         # the set's own Tile objects by identity (it keeps them alive, so ids are stable)
         object.__setattr__(self, "_by_id", {id(t): i for i, t in enumerate(self.tiles)})
         turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b))
@@ -179,6 +189,10 @@ class TileSet:
                         right |= 1 << i
             fit_masks[face] = (0, left, right, left | right)
         object.__setattr__(self, "_fit_masks", fit_masks)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy by the defining fields; the derived tables are rebuilt."""
+        return (TileSet, (self.name, self.tiles, self.top))
 
     @classmethod
     def double(
@@ -243,6 +257,10 @@ class TileSet:
             return index
         except TypeError:
             return -1
+
+    def find(self, a: int, b: int) -> int:
+        """The index of the first tile with faces ``a`` and ``b`` (either order), or -1."""
+        return self._by_faces.get((min(a, b), max(a, b)), -1)
 
     def with_face(self, face: int) -> int:
         """Bitmask of the tiles that carry ``face``."""

@@ -102,11 +102,11 @@ class HolderOf:
 
     def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
         """Holder of tile ``a-b``."""
-        for i, tile in enumerate(tileset.tiles):
-            if (tile.a, tile.b) == (min(self.a, self.b), max(self.a, self.b)):
-                player = _holder(hands, i)
-                if player >= 0:
-                    return StartDecision(player, i)
+        i = tileset.find(self.a, self.b)
+        if i >= 0:
+            player = _holder(hands, i)
+            if player >= 0:
+                return StartDecision(player, i)
         return self.fallback.choose(tileset, hands, round_number)
 
 
