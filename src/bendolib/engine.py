@@ -16,9 +16,9 @@ from bendolib.state import (
     PLAYING,
     ROUND_OVER,
     GameState,
+    Log,
     RoundContext,
     RoundResult,
-    Log,
     _Round,
 )
 from bendolib.tiles import _NO_FITS, LEFT, RIGHT, STRAIGHT, Tile, TileSet, indices
