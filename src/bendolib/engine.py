@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.geometry.board import Board, End
@@ -24,6 +22,7 @@ from bendolib.state import (
 from bendolib.tiles import _NO_FITS, LEFT, RIGHT, STRAIGHT, Tile, TileSet, indices
 
 _MAX_REDEALS = 1000
+_bit = (1).__lshift__
 _EMPTY = Board()
 
 
@@ -69,13 +68,9 @@ def deal_from(
     """
     tileset = rules.tileset
     size = rules.deal.hand_size(players)
-    hands = []
-    for p in range(players):
-        mask = 0
-        for i in deck[p * size : (p + 1) * size]:
-            mask |= 1 << i
-        hands.append(mask)
-    decision = rules.start.choose(tileset, tuple(hands), round_number)
+    # the indices of a deck are distinct: the sum of their bits is the hand's mask
+    hands = tuple([sum(map(_bit, deck[p * size : (p + 1) * size])) for p in range(players)])
+    decision = rules.start.choose(tileset, hands, round_number)
     if decision.redeal:
         return None
     pos = players * size
@@ -101,31 +96,39 @@ def deal_from(
         -1,
         None,
     )
-    return _new_state(tuple(hands), board, decision.player, pos, 0, 0, -1, None, context)
+    return _new_state(hands, board, decision.player, pos, 0, 0, -1, None, context)
 
 
 # -- legal moves ---------------------------------------------------------------------
 
 
 def _opening_move(state: GameState) -> Place:
-    return _open_with(state.rules, state.rules.tileset.tiles[state.opening])
+    rules = state.rules
+    tile = rules.tileset.tiles[state.opening]
+    return _opening(rules, tile, tile.a)[3]
 
 
-#: Opening boards by (geometry, tile, inward face): immutable, shared by every round.
-_OPENINGS: dict[tuple[Any, Tile, int], Board] = {}
+#: Opening boards and moves by (id of the geometry, id of the tile, inward face).  The
+#: values hold the geometry and the tile, so those ids are not reused while memoised.
+_OPENINGS: dict[tuple[int, int, int], tuple[object, Tile, Board, Place]] = {}
 
 
-def _opening_board(rules: RuleSet, tile: Tile, inward: int) -> Board:
-    key = (rules.geometry, tile, inward)
-    board = _OPENINGS.get(key)
-    if board is None:
-        board = _OPENINGS[key] = rules.geometry.open([(tile, inward)])
-    return board
+def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, Place]:
+    """The board with ``tile`` opening the round, and the move that lays it."""
+    geometry = rules.geometry
+    found = _OPENINGS.get((id(geometry), id(tile), inward))
+    if found is None:
+        if len(_OPENINGS) >= _MEMO_LIMIT:
+            _OPENINGS.clear()
+        board = geometry.open([(tile, inward)])
+        placed = board.placements[0]
+        place = _new_place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
+        found = _OPENINGS[(id(geometry), id(tile), inward)] = (geometry, tile, board, place)
+    return found
 
 
 def _open_with(rules: RuleSet, tile: Tile) -> Place:
-    placed = _opening_board(rules, tile, tile.a).placements[0]
-    return Place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
+    return _opening(rules, tile, tile.a)[3]
 
 
 def placements(state: GameState, mask: int) -> list[Place]:
@@ -281,13 +284,17 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
     bends = rules.geometry.uses_bends
     if not wild_mask:
         if bends:
-            fits = tileset.fit_masks
-            for end in board.ends:  # noqa: SIM110 - a plain loop is faster than any()
-                if end.free and mask & fits(end.value)[end.free]:
+            fits = tileset._fit_masks
+            for end in board.ends:
+                free = end.free
+                if free and mask & fits.get(end.value, _NO_FITS)[free]:
                     return True
             return False
-        with_face = tileset.with_face
-        return any(end.free and mask & with_face(end.value) for end in board.ends)
+        faces = tileset._face_mask
+        for end in board.ends:  # noqa: SIM110 - a plain loop is faster than any()
+            if end.free and mask & faces.get(end.value, 0):
+                return True
+        return False
     wild = rules.wild_faces
     for end in board.ends:
         if not end.free:
@@ -311,17 +318,37 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     (placements first, then draw, then pass).
     """
     global _last_listed
-    moves = _legal_moves(state)
+    context = state.context
+    rules = context.rules
+    board = state.board
+    if (
+        context.phase != PLAYING
+        or context.opening >= 0
+        or state.drawn
+        or not board.placements
+        or rules.wild_mask
+    ):
+        moves = _other_moves(state)
+    else:
+        # the common case, in line: placements on a non-empty board, then draw or pass
+        hand = state.hand_masks[state.current_player]
+        if rules.geometry.uses_bends:
+            places = _bend_placements(rules.tileset, board.ends, hand)
+        else:
+            places = _straight_placements(rules.tileset, board.ends, hand)
+        draw = rules.draw
+        if draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
+            moves = (*places, DRAW)
+        elif places:
+            moves = tuple(places)
+        else:
+            moves = (PASS,)
     _last_listed = (state, moves)
     return moves
 
 
-#: The latest :func:`legal_moves` answer, so that :func:`apply` knows a move it listed
-#: by identity.  A cache outside every state, read and written as one tuple.
-_last_listed: tuple[GameState | None, tuple[Move, ...]] = (None, ())
-
-
-def _legal_moves(state: GameState) -> tuple[Move, ...]:
+def _other_moves(state: GameState) -> tuple[Move, ...]:
+    """:func:`legal_moves` between rounds, at the opening, after a draw, or with wild faces."""
     context = state.context
     phase = context.phase
     if phase != PLAYING:
@@ -344,6 +371,11 @@ def _legal_moves(state: GameState) -> tuple[Move, ...]:
     return (PASS,)
 
 
+#: The latest :func:`legal_moves` answer, so that :func:`apply` knows a move it listed
+#: by identity.  A cache outside every state, read and written as one tuple.
+_last_listed: tuple[GameState | None, tuple[Move, ...]] = (None, ())
+
+
 def _may_draw(state: GameState, can_play: bool) -> bool:
     context = state.context
     draw = context.rules.draw
@@ -359,12 +391,13 @@ def apply(state: GameState, move: Move) -> GameState:
 
     Raises :class:`IllegalMoveError` for a move not in ``legal_moves(state)``.
     """
-    kind = move.__class__
-    if kind is Place:
-        place = cast(Place, move)
-        if not _listed(state, move) and not _surely_legal(state, place):
+    if type(move) is Place:
+        listed_for, moves = _last_listed
+        known = listed_for is state and _identical_in(move, moves)
+        if not known and not _surely_legal(state, move):
             _check_legal(state, move)
-        return _place(state, place)
+        return _place(state, move)
+    kind = type(move)
     if kind is Draw:
         if not _listed(state, move) and not _may_draw_now(state):
             _check_legal(state, move)
@@ -399,8 +432,11 @@ def apply(state: GameState, move: Move) -> GameState:
 def _listed(state: GameState, move: Move) -> bool:
     """True when ``move`` is one of the moves :func:`legal_moves` last listed for ``state``."""
     listed_for, moves = _last_listed
-    if listed_for is not state:
-        return False
+    return listed_for is state and _identical_in(move, moves)
+
+
+def _identical_in(move: Move, moves: tuple[Move, ...]) -> bool:
+    """True when ``move`` itself (not just an equal move) is in ``moves``."""
     for legal in moves:  # noqa: SIM110 - by identity, and faster than any()
         if legal is move:
             return True
@@ -498,9 +534,11 @@ def _place(state: GameState, move: Place) -> GameState:
     rules = context.rules
     player = state.current_player
     tile = move.tile
-    bit = 1 << rules.tileset.index(tile)
+    tileset = rules.tileset
+    index = tileset._by_id.get(id(tile))
+    bit = 1 << (tileset.index(tile) if index is None else index)
     if move.end == OPENING:
-        board = _opening_board(rules, tile, move.inward)
+        board = _opening(rules, tile, move.inward)[2]
     else:
         board = rules.geometry.place(
             state.board, move.end, tile, move.inward, move.shows, move.turn
@@ -521,8 +559,18 @@ def _place(state: GameState, move: Place) -> GameState:
     stock_pos = state.stock_pos
     if hand and rules.effects is None:
         # the common case: the turn passes, or nobody can move any more
-        if not _blocked(rules, board, context.deck, stock_pos, hand_masks):
-            seat = _next_seat(hand_masks, player, context.direction)
+        if stock_pos < len(context.deck) and rules.draw.draws:
+            blocked = False
+        else:
+            held = 0
+            for h in hand_masks:
+                held |= h
+            blocked = not _fits(rules, board, held)
+        if not blocked:
+            players = len(hand_masks)
+            seat = (player + context.direction) % players
+            if not hand_masks[seat]:
+                seat = _next_seat(hand_masks, seat, context.direction)
             return _new_state(hand_masks, board, seat, stock_pos, 0, 0, player, log, context)
         placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
         return _finish_round(placed, blocked=True)

@@ -320,7 +320,7 @@ class GameState:
     @property
     def is_round_over(self) -> bool:
         """True when the current round has ended (and at the end of the match)."""
-        return self.phase != PLAYING
+        return self.context.phase != PLAYING
 
     @property
     def is_game_over(self) -> bool:

@@ -45,11 +45,40 @@ def _slot(cell: int, side: int) -> tuple[int, Position, Position, int, int]:
     return found
 
 
+#: Ends and placements already built, by a packed key (immutable values, shared by
+#: every board; emptied when they hold ``_MEMO_LIMIT`` entries).
+_ENDS: dict[int, End] = {}
+_PLACEMENTS: dict[tuple[int, int, int, int, int], Placement] = {}
+_MEMO_LIMIT = 1 << 16
+
+
 def _end(value: int, occupancy: int, cell: int, side: int) -> End:
-    target, left, right, left_hits, right_hits = _SLOTS.get(cell * 6 + side) or _slot(cell, side)
+    slot = cell * 6 + side
+    target, left, right, left_hits, right_hits = _SLOTS.get(slot) or _slot(cell, side)
     used = (occupancy >> (target * 6)) & 0b111111
     free = (0 if used & left_hits else LEFT) | (0 if used & right_hits else RIGHT)
-    return _new_end(value, free, cell, side, left, right)
+    return _memo_end(value, free, cell, side, slot, left, right)
+
+
+def _memo_end(
+    value: int,
+    free: int,
+    cell: int,
+    side: int,
+    slot: int,
+    left: Position | None,
+    right: Position | None,
+) -> End:
+    """The end ``End(value, free, cell, side, left, right)``, shared when seen before."""
+    if not -8 <= value < 56:
+        return _new_end(value, free, cell, side, left, right)
+    key = (slot * 4 + free) * 64 + value + 8
+    end = _ENDS.get(key)
+    if end is None:
+        if len(_ENDS) >= _MEMO_LIMIT:
+            _ENDS.clear()
+        end = _ENDS[key] = _new_end(value, free, cell, side, left, right)
+    return end
 
 
 def _position(cell: int, corner: int) -> Position:
@@ -118,10 +147,23 @@ class BendGeometry:
             if slot[0] == target:
                 free = (0 if used & slot[3] else LEFT) | (0 if used & slot[4] else RIGHT)
                 if free != other.free:
-                    ends[i] = _new_end(
-                        other.value, free, other.cell, other.side, other.left, other.right
+                    ends[i] = _memo_end(
+                        other.value,
+                        free,
+                        other.cell,
+                        other.side,
+                        other.cell * 6 + other.side,
+                        other.left,
+                        other.right,
                     )
-        placement = _new_placement(tile, inward, shows, turn, position, end)
+        # the position follows from the end's slot and the turn
+        key = (id(tile), inward, shows, (old.cell * 6 + side) * 2 + (turn == RIGHT), end)
+        placement = _PLACEMENTS.get(key)
+        if placement is None:
+            if len(_PLACEMENTS) >= _MEMO_LIMIT:
+                _PLACEMENTS.clear()
+            # the placement holds ``tile``, so its id is not reused while it is memoised
+            placement = _PLACEMENTS[key] = _new_placement(tile, inward, shows, turn, position, end)
         return _new_board(board.placements + (placement,), tuple(ends), occupancy)
 
     def connected(self, board: Board, end: int) -> bool:

@@ -15,6 +15,9 @@ from bendolib.tiles import BOTH, STRAIGHT, Tile
 #: The open end showing each value (immutable, shared by every board).
 _OPEN_ENDS = {value: End(value, BOTH) for value in range(-3, 100)}
 _new_placement = fast_constructor(Placement)
+#: Placements already built (immutable, shared by every board), emptied when full.
+_PLACEMENTS: dict[tuple[int, int, int, int], Placement] = {}
+_MEMO_LIMIT = 1 << 16
 _new_board = fast_constructor(Board)
 
 
@@ -48,7 +51,13 @@ class StraightGeometry:
         """Extend the line at ``end``; the end now shows ``shows``."""
         ends = list(board.ends)
         ends[end] = _OPEN_ENDS.get(shows) or End(shows, BOTH)
-        placement = _new_placement(tile, inward, shows, STRAIGHT, None, end)
+        key = (id(tile), inward, shows, end)
+        placement = _PLACEMENTS.get(key)
+        if placement is None:
+            if len(_PLACEMENTS) >= _MEMO_LIMIT:
+                _PLACEMENTS.clear()
+            # the placement holds ``tile``, so its id is not reused while it is memoised
+            placement = _PLACEMENTS[key] = _new_placement(tile, inward, shows, STRAIGHT, None, end)
         return _new_board(board.placements + (placement,), tuple(ends), 0)
 
     def connected(self, board: Board, end: int) -> bool:

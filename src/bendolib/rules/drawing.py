@@ -32,6 +32,8 @@ class DrawPolicy:
     must_play: bool = False
     batch: int = 1
     max_per_turn: int | None = None
+    draws: bool = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """True if the stock is ever drawn from (derived from ``when_stuck``)."""
 
     def __attrs_post_init__(self) -> None:
         if self.when_stuck not in ("never", "once", "until_fits"):
@@ -42,8 +44,4 @@ class DrawPolicy:
             raise RuleSetError("max_per_turn must be at least 1 (or None)")
         if self.when_stuck == "never" and self.voluntary:
             raise RuleSetError("voluntary draws need a rule that draws")
-
-    @property
-    def draws(self) -> bool:
-        """True if the stock is ever drawn from."""
-        return self.when_stuck != "never"
+        object.__setattr__(self, "draws", self.when_stuck != "never")
