@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.geometry.board import Board, End
@@ -147,7 +149,7 @@ def placements(state: GameState, mask: int) -> list[Place]:
         return _wild_placements(rules, board, mask)
     if rules.geometry.uses_bends:
         return _bend_placements(tileset, board.ends, mask)
-    return _straight_placements(tileset, board.ends, mask)
+    return list(_straight_placements(tileset, board.ends, mask))
 
 
 #: Place objects are kept in their tile set's memo, by a packed key; the memo is
@@ -203,34 +205,41 @@ def _bend_memo(
     return pair
 
 
-def _straight_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> list[Place]:
+def _straight_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
     """:func:`placements` on a straight board with no wild face."""
-    out: list[Place] = []
+    out: tuple[Place, ...] = ()
     faces = tileset._face_mask
     memo = tileset._memo
-    tiles = tileset.tiles
     for e, end in enumerate(ends):
         if not end.free:
             continue
         value = end.value
         cand = mask & faces.get(value, 0)
-        # key: -1 - (end number * 256 + tile index) * 2 - flipped
-        base = -1 - e * 512
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            i = low.bit_length() - 1
-            tile = tiles[i]
-            flipped = tile.a != value
-            key = base - 2 * i - flipped
-            place = memo.get(key)
-            if place is None:
+        if not cand:
+            continue
+        # the placements of the tiles ``cand`` at end ``e`` showing ``value``, memoised
+        # under key -1 - ((cand * 16 + end number) * 64 + value + 8)
+        if e < 16 and -8 <= value < 56:
+            key = -1 - ((cand * 16 + e) * 64 + value + 8)
+            found = memo.get(key)
+            if found is None:
                 if len(memo) >= _MEMO_LIMIT:
                     memo.clear()
-                shows = tile.a if flipped else tile.b
-                place = memo[key] = _new_place(tile, e, value, shows, STRAIGHT, None)
-            out.append(place)
+                found = memo[key] = _straight_at(tileset, e, value, cand)
+            out += found
+        else:
+            out += _straight_at(tileset, e, value, cand)
     return out
+
+
+def _straight_at(tileset: TileSet, e: int, value: int, cand: int) -> tuple[Place, ...]:
+    """The placements of the tiles of ``cand`` (all carrying ``value``) at straight end ``e``."""
+    out = []
+    for i in indices(cand):
+        tile = tileset.tiles[i]
+        shows = tile.b if tile.a == value else tile.a
+        out.append(_new_place(tile, e, value, shows, STRAIGHT, None))
+    return tuple(out)
 
 
 def _wild_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
@@ -332,6 +341,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     else:
         # the common case, in line: placements on a non-empty board, then draw or pass
         hand = state.hand_masks[state.current_player]
+        places: Sequence[Place]
         if rules.geometry.uses_bends:
             places = _bend_placements(rules.tileset, board.ends, hand)
         else:
@@ -455,6 +465,8 @@ _new_state = fast_constructor(GameState)
 _new_context = fast_constructor(RoundContext)
 _new_place = fast_constructor(Place)
 _evolve_context = fast_evolver(RoundContext)
+_new_outcome = fast_constructor(RoundOutcome)
+_new_result = fast_constructor(RoundResult)
 
 
 def _may_draw_now(state: GameState) -> bool:
@@ -565,6 +577,7 @@ def _place(state: GameState, move: Place) -> GameState:
             held = 0
             for h in hand_masks:
                 held |= h
+            # some tile of some hand fits iff some tile of all the hands together fits
             blocked = not _fits(rules, board, held)
         if not blocked:
             players = len(hand_masks)
@@ -690,12 +703,12 @@ def _finish_round(state: GameState, blocked: bool) -> GameState:
     tileset = rules.tileset
     hand_points = tuple(tileset.mask_points(h) for h in state.hand_masks)
     sides = rules.match.sides(context.players)
-    outcome = RoundOutcome(
+    outcome = _new_outcome(
         sides, hand_points, context.out, blocked, state.last_placer, context.play_points
     )
     score = rules.round_scoring.score(outcome)
     scores = tuple(a + b for a, b in zip(context.scores, score.points, strict=True))
-    result = RoundResult(
+    result = _new_result(
         context.round_number, blocked, context.out, hand_points, score.points, score.winners
     )
     side_scores = [sum(scores[s] for s in side) for side in sides]

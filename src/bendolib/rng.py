@@ -8,7 +8,9 @@ fully specified.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 _T = TypeVar("_T")
@@ -42,6 +44,19 @@ _TABLED = 256
 _LIMITS = (0, *(_limit(bound) for bound in range(1, _TABLED)))
 
 
+#: Shuffles of at least this many draws compute them all at once, in 128-bit lanes of
+#: one integer (each 64-bit product fits its lane); shorter ones draw one at a time.
+_PACKED_FROM = 8
+
+
+@lru_cache(maxsize=64)
+def _packing(draws: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
+    """Lane constants for ``draws`` draws: ones, the state steps, the lane mask, an unpacker."""
+    ones = sum(1 << (128 * lane) for lane in range(draws))
+    steps = sum((((lane + 1) * _GOLDEN) & _MASK) << (128 * lane) for lane in range(draws))
+    return ones, steps, _MASK * ones, struct.Struct(f"<{2 * draws}Q").unpack
+
+
 class SplitMix64:
     """SplitMix64 generator with unbiased integer draws and Fisher-Yates shuffles."""
 
@@ -68,24 +83,33 @@ class SplitMix64:
     def shuffled(self, items: Sequence[_T]) -> tuple[_T, ...]:
         """A shuffled copy of ``items`` (Fisher-Yates from the end)."""
         out = list(items)
-        state = self._state
-        golden, mask, c1, c2 = _GOLDEN, _MASK, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+        draws = len(out) - 1
+        if draws < _PACKED_FROM:
+            return self._shuffled_serially(out)
+        # every draw of the shuffle at once: lane t of a big integer mixes state t + 1
+        ones, steps, lanes, unpack = _packing(draws)
+        x = (self._state * ones + steps) & lanes
+        z = (((x ^ (x >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
+        z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
+        values = unpack((z ^ (z >> 31)).to_bytes(16 * draws, "little"))
         limits = _LIMITS
-        for i in range(len(out) - 1, 0, -1):
-            # self.below(i + 1), inlined: this runs for every tile of every deal
-            state = (state + golden) & mask
-            z = ((state ^ (state >> 30)) * c1) & mask
-            z = ((z ^ (z >> 27)) * c2) & mask
-            value = z ^ (z >> 31)
+        i = draws
+        for value in values[::2]:
             bound = i + 1
-            limit = limits[bound] if bound < _TABLED else _limit(bound)
-            if value >= limit:  # about once in 2**59 draws: draw again
-                self._state = state
-                value = self.below(bound)
-                state = self._state
+            if value >= (limits[bound] if bound < _TABLED else _limit(bound)):
+                # about once in 2**59 draws: a draw is rejected and the later ones move
+                return self._shuffled_serially(list(items))
             j = value % bound
             out[i], out[j] = out[j], out[i]
-        self._state = state
+            i -= 1
+        self._state = (self._state + draws * _GOLDEN) & _MASK
+        return tuple(out)
+
+    def _shuffled_serially(self, out: list[_T]) -> tuple[_T, ...]:
+        """:meth:`shuffled`, one draw after the other (with rejections)."""
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
         return tuple(out)
 
     def choice(self, items: Sequence[_T]) -> _T:

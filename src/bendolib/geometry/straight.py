@@ -49,8 +49,12 @@ class StraightGeometry:
         self, board: Board, end: int, tile: Tile, inward: int, shows: int, turn: int
     ) -> Board:
         """Extend the line at ``end``; the end now shows ``shows``."""
-        ends = list(board.ends)
-        ends[end] = _OPEN_ENDS.get(shows) or End(shows, BOTH)
+        old = board.ends
+        new = _OPEN_ENDS.get(shows) or End(shows, BOTH)
+        if len(old) == 2:
+            ends = (new, old[1]) if end == 0 else (old[0], new)
+        else:
+            ends = old[:end] + (new,) + old[end + 1 :]
         key = (id(tile), inward, shows, end)
         placement = _PLACEMENTS.get(key)
         if placement is None:
@@ -58,7 +62,7 @@ class StraightGeometry:
                 _PLACEMENTS.clear()
             # the placement holds ``tile``, so its id is not reused while it is memoised
             placement = _PLACEMENTS[key] = _new_placement(tile, inward, shows, STRAIGHT, None, end)
-        return _new_board(board.placements + (placement,), tuple(ends), 0)
+        return _new_board(board.placements + (placement,), ends, 0)
 
     def connected(self, board: Board, end: int) -> bool:
         """A straight line never closes."""

@@ -15,6 +15,10 @@ def _freeze_teams(teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...
     return tuple(tuple(int(s) for s in team) for team in teams)
 
 
+#: One side per seat, by number of players.
+_SOLO = tuple(tuple((s,) for s in range(players)) for players in range(16))
+
+
 @attrs.frozen
 class Match:
     """
@@ -39,7 +43,7 @@ class Match:
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """The scoring sides for ``players`` seats."""
         if self.teams is None:
-            return tuple((s,) for s in range(players))
+            return _SOLO[players] if players < len(_SOLO) else tuple((s,) for s in range(players))
         if sum(len(t) for t in self.teams) != players:
             raise RuleSetError(f"the teams {self.teams} need {players} players")
         return self.teams
