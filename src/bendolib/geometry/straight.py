@@ -51,6 +51,7 @@ class StraightGeometry:
         """Extend the line at ``end``; the end now shows ``shows``."""
         old = board.ends
         new = _OPEN_ENDS.get(shows) or End(shows, BOTH)
+        ends: tuple[End, ...]
         if len(old) == 2:
             ends = (new, old[1]) if end == 0 else (old[0], new)
         else:
