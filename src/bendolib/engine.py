@@ -9,7 +9,7 @@ from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.rng import SplitMix64, derive_seed
-from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.state import (
     GAME_OVER,
@@ -145,11 +145,12 @@ def placements(state: GameState, mask: int) -> list[Place]:
     if not board.placements:
         tiles = tileset.tiles
         return [_open_with(rules, tiles[i]) for i in indices(mask)]
-    if rules.wild_mask:
-        return _wild_placements(rules, board, mask)
-    if rules.geometry.uses_bends:
+    listing = rules.listing
+    if listing == LIST_STRAIGHT:
+        return list(_straight_placements(tileset, board.ends, mask))
+    if listing == LIST_BEND:
         return _bend_placements(tileset, board.ends, mask)
-    return list(_straight_placements(tileset, board.ends, mask))
+    return _general_placements(rules, board, mask)
 
 
 #: Place objects are kept in their tile set's memo, by a packed key; the memo is
@@ -242,8 +243,8 @@ def _straight_at(tileset: TileSet, e: int, value: int, cand: int) -> tuple[Place
     return tuple(out)
 
 
-def _wild_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
-    """:func:`placements` on a non-empty board when some faces are wild."""
+def _general_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
+    """:func:`placements` on a non-empty board with wild faces, or a geometry of the user's."""
     tileset = rules.tileset
     tiles = tileset.tiles
     wild = rules.wild_faces
@@ -330,22 +331,23 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     context = state.context
     rules = context.rules
     board = state.board
+    listing = rules.listing
     if (
         context.phase != PLAYING
         or context.opening >= 0
         or state.drawn
         or not board.placements
-        or rules.wild_mask
+        or not listing
     ):
         moves = _other_moves(state)
     else:
         # the common case, in line: placements on a non-empty board, then draw or pass
         hand = state.hand_masks[state.current_player]
         places: Sequence[Place]
-        if rules.geometry.uses_bends:
-            places = _bend_placements(rules.tileset, board.ends, hand)
-        else:
+        if listing == LIST_STRAIGHT:
             places = _straight_placements(rules.tileset, board.ends, hand)
+        else:
+            places = _bend_placements(rules.tileset, board.ends, hand)
         draw = rules.draw
         if draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
             moves = (*places, DRAW)

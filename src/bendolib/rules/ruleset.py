@@ -10,6 +10,7 @@ import attrs
 
 from bendolib.errors import RuleSetError
 from bendolib.geometry.base import Geometry
+from bendolib.geometry.bend import BendGeometry
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import EffectPolicy
@@ -19,6 +20,11 @@ from bendolib.rules.starting import StartPolicy
 from bendolib.tiles import TileSet
 
 Finish = Literal["first_out", "last_one_left"]
+
+#: Values of :attr:`RuleSet.listing`: how the engine lists the placements.
+LIST_GENERAL = 0
+LIST_STRAIGHT = 1
+LIST_BEND = 2
 
 #: RuleSet fields that hold a policy whose own fields are parameters.
 _POLICIES = ("deal", "start", "draw", "round_scoring", "match", "play_scoring", "effects")
@@ -127,6 +133,10 @@ class RuleSet:
     description: str = attrs.field(default="", eq=False)
     wild_mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Bitmask of the tiles that carry a wild face (derived from ``wild_faces``)."""
+    listing: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """How the engine lists placements (derived): :data:`LIST_STRAIGHT` or
+    :data:`LIST_BEND` (no wild face, a built-in geometry; memoised), else
+    :data:`LIST_GENERAL`."""
 
     def __attrs_post_init__(self) -> None:
         _check_parts(self)
@@ -134,6 +144,13 @@ class RuleSet:
         for face in self.wild_faces:
             wild_mask |= self.tileset.with_face(face)
         object.__setattr__(self, "wild_mask", wild_mask)
+        listing = LIST_GENERAL
+        if not wild_mask:
+            if not self.geometry.uses_bends:
+                listing = LIST_STRAIGHT
+            elif type(self.geometry) is BendGeometry:
+                listing = LIST_BEND
+        object.__setattr__(self, "listing", listing)
         if self.finish not in ("first_out", "last_one_left"):
             raise RuleSetError(f"unknown finish {self.finish!r}")
         if self.geometry.uses_bends and not self.tileset.curved:

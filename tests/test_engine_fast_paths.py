@@ -1,0 +1,115 @@
+"""
+The engine's fast paths (memoised moves, ends and placements, the identity check of
+listed moves, the packed shuffle) give exactly what the plain code gives.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import attrs
+import pytest
+
+import bendolib
+from bendolib import GameState, IllegalMoveError, apply, engine, legal_moves, new_game
+from bendolib.geometry import bend
+from bendolib.geometry import straight as straight_geometry
+from bendolib.geometry.bend import BendGeometry
+from bendolib.moves import Place
+from bendolib.rules.ruleset import LIST_BEND, LIST_GENERAL, LIST_STRAIGHT
+from random_play import random_play
+
+
+@attrs.frozen
+class PlainBend(BendGeometry):
+    """The bend geometry under a type of the user's: the engine lists it without memos."""
+
+    name: str = "plain-bend"
+
+
+def _states(rules: str, games: int, players: int) -> list[GameState]:
+    """Every state of ``games`` random rounds."""
+    ruleset = bendolib.rules.get(rules)
+    out = []
+    for seed in range(games):
+        state = new_game(ruleset, players, seed)
+        rng = random.Random(seed)
+        while not state.is_round_over:
+            out.append(state)
+            legal = legal_moves(state)
+            state = apply(state, legal[rng.randrange(len(legal))])
+    return out
+
+
+def test_listing_kinds() -> None:
+    """Built-in geometries without wild faces take the memoised listings."""
+    assert bendolib.rules.get("basic").listing == LIST_BEND
+    assert bendolib.rules.get("classic-block").listing == LIST_STRAIGHT
+    assert bendolib.rules.get("bendo-all-in-actions").listing == LIST_GENERAL
+    plain = attrs.evolve(bendolib.rules.get("basic"), geometry=PlainBend())
+    assert plain.listing == LIST_GENERAL
+
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("basic", 4), ("all-five", 3)])
+def test_memoised_bend_listing_equals_the_general_one(rules: str, players: int) -> None:
+    """Same moves, in the same order, and the same boards after each of them."""
+    plain = attrs.evolve(bendolib.rules.get(rules), geometry=PlainBend())
+    for state in _states(rules, 30, players):
+        twin = state.replace(rules=plain)
+        moves = legal_moves(state)
+        assert moves == legal_moves(twin)
+        for move in moves:
+            assert apply(state, move).board == apply(twin, move).board
+
+
+@pytest.mark.parametrize(("rules", "players"), [("classic-block", 2), ("domino-pairs", 4)])
+def test_memoised_straight_listing_equals_the_general_one(rules: str, players: int) -> None:
+    """The placements memoised by hand subset are those the general listing builds."""
+    for state in _states(rules, 30, players):
+        if not state.board.placements:
+            continue
+        hand = state.hand_masks[state.current_player]
+        fast = engine.placements(state, hand)
+        assert fast == engine._general_placements(state.rules, state.board, hand)
+
+
+def test_emptied_memos_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memos emptied every few entries give the same games."""
+    expected = [
+        random_play(name, seed, 400) for name in ("basic", "classic-draw") for seed in (1, 2)
+    ]
+    for module in (engine, bend, straight_geometry):
+        monkeypatch.setattr(module, "_MEMO_LIMIT", 5)
+    again = [random_play(name, seed, 400) for name in ("basic", "classic-draw") for seed in (1, 2)]
+    assert again == expected
+
+
+def test_an_equal_move_applies_like_the_listed_one() -> None:
+    """apply checks a move it did not list; an equal copy gives an equal state."""
+    state = random_play("basic", 3, 6, players=2, stop="round")
+    for move in legal_moves(state):
+        if isinstance(move, Place):
+            copy = attrs.evolve(move)
+            assert copy is not move
+            assert apply(state, copy) == apply(state, move)
+
+
+def test_a_move_listed_for_another_state_is_still_checked() -> None:
+    """The identity check only trusts a move listed for this very state."""
+    state = new_game(bendolib.rules.get("classic-block"), 2, 4)
+    first = legal_moves(state)[0]
+    after = apply(state, first)
+    legal_moves(state)  # the last listing is for ``state`` again
+    with pytest.raises(IllegalMoveError):
+        apply(after, first)  # the same tile again: not in the hand any more
+
+
+def test_pickles_carry_no_memo() -> None:
+    """A pickled state holds its rules' definitions, not the engine's memos."""
+    state = random_play("basic", 5, 30, players=2)
+    assert state.rules.tileset._memo  # playing filled it
+    back = pickle.loads(pickle.dumps(state))
+    assert back == state
+    assert not back.rules.tileset._memo
+    assert len(pickle.dumps(state)) < 20_000
