@@ -149,7 +149,7 @@ def placements(state: GameState, mask: int) -> list[Place]:
     if listing == LIST_STRAIGHT:
         return list(_straight_placements(tileset, board.ends, mask))
     if listing == LIST_BEND:
-        return _bend_placements(tileset, board.ends, mask)
+        return list(_bend_placements(tileset, board.ends, mask))
     return _general_placements(rules, board, mask)
 
 
@@ -158,52 +158,53 @@ def placements(state: GameState, mask: int) -> list[Place]:
 _MEMO_LIMIT = 1 << 16
 
 
-def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> list[Place]:
-    """:func:`placements` on a curved board with no wild face."""
-    out: list[Place] = []
-    append = out.append
+def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
+    """:func:`placements` on a curved board of the built-in geometry with no wild face."""
+    out: tuple[Place, ...] = ()
     fits = tileset._fit_masks
     memo = tileset._memo
-    tiles = tileset.tiles
     for e, end in enumerate(ends):
         free = end.free
         if not free:
             continue
         value = end.value
         cand = mask & fits.get(value, _NO_FITS)[free]
-        # key: ((end slot * 16 + end number) * 256 + tile index) * 2 + flipped
-        base = ((end.cell * 6 + end.side) * 16 + e) * 512
+        if not cand:
+            continue
+        if e >= 16 or not -8 <= value < 56:
+            out += _bend_at(tileset, end, e, cand)
+            continue
+        # the placements of one tile at this end, memoised under the key
+        # ((((end slot * 16 + end number) * 4 + free) * 64 + value + 8) * 256 + tile index)
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
         while cand:
             low = cand & -cand
             cand ^= low
-            i = low.bit_length() - 1
-            key = base + 2 * i + (tiles[i].a != value)
-            pair = memo.get(key) or _bend_memo(tileset, end, e, i, key)
-            if free & LEFT and pair[0] is not None:
-                append(pair[0])
-            if free & RIGHT and pair[1] is not None:
-                append(pair[1])
+            key = base + low.bit_length() - 1
+            found = memo.get(key)
+            if found is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                found = memo[key] = _bend_at(tileset, end, e, low)
+            out += found
     return out
 
 
-def _bend_memo(
-    tileset: TileSet, end: End, e: int, i: int, key: int
-) -> tuple[Place | None, Place | None]:
-    """The placements of tile ``i`` at ``end`` turning left and right (None: it cannot)."""
-    memo = tileset._memo
-    if len(memo) >= _MEMO_LIMIT:
-        memo.clear()
-    tile = tileset.tiles[i]
+def _bend_at(tileset: TileSet, end: End, e: int, cand: int) -> tuple[Place, ...]:
+    """The placements of the tiles of ``cand`` (all carrying the end's value) at ``end``."""
+    out = []
     value = end.value
-    flipped = tile.a != value
-    turns = tileset.turn_table[2 * i + flipped]
-    shows = tile.a if flipped else tile.b
-    pair = (
-        _new_place(tile, e, value, shows, LEFT, end.left) if turns & LEFT else None,
-        _new_place(tile, e, value, shows, RIGHT, end.right) if turns & RIGHT else None,
-    )
-    memo[key] = pair
-    return pair
+    free = end.free
+    for i in indices(cand):
+        tile = tileset.tiles[i]
+        flipped = tile.a != value
+        allowed = free & tileset.turn_table[2 * i + flipped]
+        shows = tile.a if flipped else tile.b
+        if allowed & LEFT:
+            out.append(_new_place(tile, e, value, shows, LEFT, end.left))
+        if allowed & RIGHT:
+            out.append(_new_place(tile, e, value, shows, RIGHT, end.right))
+    return tuple(out)
 
 
 def _straight_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
