@@ -45,6 +45,37 @@ def _slot(cell: int, side: int) -> tuple[int, Position, Position, int, int]:
     return found
 
 
+#: Per end slot and turn (``2 * slot + (turn is RIGHT)``): the new tile's cell, its
+#: occupancy bit and position; the new end's cell, side and slot, the shift of the
+#: cell beyond it, and that cell's left and right positions and collision masks.
+_Step = tuple[int, int, Position, int, int, int, int, Position, Position, int, int]
+_STEPS: dict[int, _Step] = {}
+
+
+def _step(cell: int, side: int, turn: int) -> _Step:
+    target, left, right, _, _ = _slot(cell, side)
+    if turn == LEFT:
+        corner, exit_side, position = (side + 3) % 6, (side + 2) % 6, left
+    else:
+        corner, exit_side, position = (side + 4) % 6, (side + 4) % 6, right
+    beyond, beyond_left, beyond_right, left_hits, right_hits = _slot(target, exit_side)
+    step = (
+        target,
+        target * 6 + corner,
+        position,
+        target,
+        exit_side,
+        target * 6 + exit_side,
+        beyond * 6,
+        beyond_left,
+        beyond_right,
+        left_hits,
+        right_hits,
+    )
+    _STEPS[2 * (cell * 6 + side) + (turn == RIGHT)] = step
+    return step
+
+
 #: Ends and placements already built, by a packed key (immutable values, shared by
 #: every board; emptied when they hold ``_MEMO_LIMIT`` entries).
 _ENDS: dict[int, End] = {}
@@ -128,24 +159,29 @@ class BendGeometry:
         """Place a tile at an open end; recompute which positions stay free."""
         ends = list(board.ends)
         old = ends[end]
-        side = old.side
-        target, left, right, _, _ = _SLOTS.get(old.cell * 6 + side) or _slot(old.cell, side)
+        slot = old.cell * 6 + old.side
         if turn == LEFT:
-            corner, exit_side, position = (side + 3) % 6, (side + 2) % 6, left
+            step = _STEPS.get(2 * slot) or _step(old.cell, old.side, LEFT)
         elif turn == RIGHT:
-            corner, exit_side, position = (side + 4) % 6, (side + 4) % 6, right
+            step = _STEPS.get(2 * slot + 1) or _step(old.cell, old.side, RIGHT)
         else:
             raise ValueError(f"a curved tile turns LEFT or RIGHT, not {turn!r}")
-        occupancy = board.occupancy | (1 << (target * 6 + corner))
-        ends[end] = _end(shows, occupancy, target, exit_side)
+        target, at, position, cell, side, exit_slot, beyond, left, right, left_hits, right_hits = (
+            step
+        )
+        occupancy = board.occupancy | (1 << at)
+        # the new end, leaving the new tile's cell: which positions beyond it are free
+        used = (occupancy >> beyond) & 0b111111
+        free = (0 if used & left_hits else LEFT) | (0 if used & right_hits else RIGHT)
+        ends[end] = _memo_end(shows, free, cell, side, exit_slot, left, right)
         used = (occupancy >> (target * 6)) & 0b111111
         for i, other in enumerate(ends):
             # only an end leading into the new tile's cell can lose a free position
             if i == end or not other.free:
                 continue
-            slot = _SLOTS.get(other.cell * 6 + other.side) or _slot(other.cell, other.side)
-            if slot[0] == target:
-                free = (0 if used & slot[3] else LEFT) | (0 if used & slot[4] else RIGHT)
+            into = _SLOTS.get(other.cell * 6 + other.side) or _slot(other.cell, other.side)
+            if into[0] == target:
+                free = (0 if used & into[3] else LEFT) | (0 if used & into[4] else RIGHT)
                 if free != other.free:
                     ends[i] = _memo_end(
                         other.value,
@@ -157,7 +193,7 @@ class BendGeometry:
                         other.right,
                     )
         # the position follows from the end's slot and the turn
-        key = (id(tile), inward, shows, (old.cell * 6 + side) * 2 + (turn == RIGHT), end)
+        key = (id(tile), inward, shows, 2 * slot + (turn == RIGHT), end)
         placement = _PLACEMENTS.get(key)
         if placement is None:
             if len(_PLACEMENTS) >= _MEMO_LIMIT:
