@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import add
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
@@ -703,25 +704,34 @@ def _end_turn(
 def _finish_round(state: GameState, blocked: bool) -> GameState:
     context = state.context
     rules = context.rules
-    tileset = rules.tileset
-    hand_points = tuple(tileset.mask_points(h) for h in state.hand_masks)
+    hand_points = tuple(map(rules.tileset.mask_points, state.hand_masks))
     sides = rules.match.sides(context.players)
     outcome = _new_outcome(
         sides, hand_points, context.out, blocked, state.last_placer, context.play_points
     )
     score = rules.round_scoring.score(outcome)
-    scores = tuple(a + b for a, b in zip(context.scores, score.points, strict=True))
+    if len(score.points) != len(context.scores):
+        raise RuleSetError(f"{rules.name}: round scoring gave {len(score.points)} scores")
+    scores = tuple(map(add, context.scores, score.points))
     result = _new_result(
         context.round_number, blocked, context.out, hand_points, score.points, score.winners
     )
-    side_scores = [sum(scores[s] for s in side) for side in sides]
-    winner = rules.match.winner(side_scores)
-    context = _evolve_context(
-        context,
-        scores=scores,
-        results=context.results + (result,),
-        phase=GAME_OVER if winner is not None else ROUND_OVER,
-        match_winner=-1 if winner is None else winner,
+    winner = rules.match.winner([sum(map(scores.__getitem__, side)) for side in sides])
+    context = _new_context(
+        rules,
+        context.players,
+        context.seed,
+        context.round_number,
+        context.deck,
+        scores,
+        context.opening,
+        context.direction,
+        context.out,
+        context.play_points,
+        (*context.results, result),
+        GAME_OVER if winner is not None else ROUND_OVER,
+        -1 if winner is None else winner,
+        context.past,
     )
     return _new_state(
         state.hand_masks,

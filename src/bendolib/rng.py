@@ -50,11 +50,15 @@ _PACKED_FROM = 8
 
 
 @lru_cache(maxsize=64)
-def _packing(draws: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
-    """Lane constants for ``draws`` draws: ones, the state steps, the lane mask, an unpacker."""
+def _packing(draws: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int]:
+    """
+    Lane constants for ``draws`` draws: ones, the state steps, the lane mask, an
+    unpacker, and the lowest rejection limit of the draws' bounds.
+    """
     ones = sum(1 << (128 * lane) for lane in range(draws))
     steps = sum((((lane + 1) * _GOLDEN) & _MASK) << (128 * lane) for lane in range(draws))
-    return ones, steps, _MASK * ones, struct.Struct(f"<{2 * draws}Q").unpack
+    lowest = min(_limit(bound) for bound in range(2, draws + 2))
+    return ones, steps, _MASK * ones, struct.Struct(f"<{2 * draws}Q").unpack, lowest
 
 
 class SplitMix64:
@@ -87,19 +91,17 @@ class SplitMix64:
         if draws < _PACKED_FROM:
             return self._shuffled_serially(out)
         # every draw of the shuffle at once: lane t of a big integer mixes state t + 1
-        ones, steps, lanes, unpack = _packing(draws)
+        ones, steps, lanes, unpack, lowest = _packing(draws)
         x = (self._state * ones + steps) & lanes
         z = (((x ^ (x >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
         z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
-        values = unpack((z ^ (z >> 31)).to_bytes(16 * draws, "little"))
-        limits = _LIMITS
+        values = unpack((z ^ (z >> 31)).to_bytes(16 * draws, "little"))[::2]
+        if max(values) >= lowest:
+            # about once in 2**59 draws: a draw is rejected and the later ones move
+            return self._shuffled_serially(out)
         i = draws
-        for value in values[::2]:
-            bound = i + 1
-            if value >= (limits[bound] if bound < _TABLED else _limit(bound)):
-                # about once in 2**59 draws: a draw is rejected and the later ones move
-                return self._shuffled_serially(list(items))
-            j = value % bound
+        for value in values:
+            j = value % (i + 1)
             out[i], out[j] = out[j], out[i]
             i -= 1
         self._state = (self._state + draws * _GOLDEN) & _MASK

@@ -133,10 +133,9 @@ class WinnerTakesPips:
         if self.win_points is not None:
             return RoundScore(_award(players, winner, self.win_points), (winner,))
         side = outcome.side_of(winner)
-        if self.takes == "all":
-            won = sum(outcome.hand_points)
-        else:
-            won = sum(outcome.hand_points[s] for s in range(players) if outcome.side_of(s) != side)
+        won = sum(outcome.hand_points)
+        if self.takes != "all":
+            won -= outcome.side_points(side)  # the opponents' points only
         if self.minus_own:
             won = max(0, won - outcome.hand_points[winner])
         return RoundScore(_award(players, winner, won), (winner,))
