@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from operator import add
 
 from bendolib.construct import fast_constructor, fast_evolver
@@ -292,22 +291,23 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
     if not board.placements:
         return True
     tileset = rules.tileset
-    wild_mask = rules.wild_mask
-    bends = rules.geometry.uses_bends
-    if not wild_mask:
-        if bends:
-            fits = tileset._fit_masks
-            for end in board.ends:
-                free = end.free
-                if free and mask & fits.get(end.value, _NO_FITS)[free]:
-                    return True
-            return False
+    listing = rules.listing
+    if listing == LIST_STRAIGHT:
         faces = tileset._face_mask
         for end in board.ends:  # noqa: SIM110 - a plain loop is faster than any()
             if end.free and mask & faces.get(end.value, 0):
                 return True
         return False
+    if listing == LIST_BEND:
+        fits = tileset._fit_masks
+        for end in board.ends:
+            free = end.free
+            if free and mask & fits.get(end.value, _NO_FITS)[free]:
+                return True
+        return False
     wild = rules.wild_faces
+    wild_mask = rules.wild_mask
+    bends = rules.geometry.uses_bends
     for end in board.ends:
         if not end.free:
             continue
@@ -345,7 +345,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     else:
         # the common case, in line: placements on a non-empty board, then draw or pass
         hand = state.hand_masks[state.current_player]
-        places: Sequence[Place]
+        places: tuple[Place, ...]
         if listing == LIST_STRAIGHT:
             places = _straight_placements(rules.tileset, board.ends, hand)
         else:
@@ -354,7 +354,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         if draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
             moves = (*places, DRAW)
         elif places:
-            moves = tuple(places)
+            moves = places
         else:
             moves = (PASS,)
     _last_listed = (state, moves)
@@ -407,8 +407,11 @@ def apply(state: GameState, move: Move) -> GameState:
     """
     if type(move) is Place:
         listed_for, moves = _last_listed
-        known = listed_for is state and _identical_in(move, moves)
-        if not known and not _surely_legal(state, move):
+        if listed_for is state:
+            for legal in moves:
+                if legal is move:
+                    return _place(state, move)
+        if not _surely_legal(state, move):
             _check_legal(state, move)
         return _place(state, move)
     kind = type(move)
