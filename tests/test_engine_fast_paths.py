@@ -16,7 +16,7 @@ from bendolib import GameState, IllegalMoveError, apply, engine, legal_moves, ne
 from bendolib.geometry import bend
 from bendolib.geometry import straight as straight_geometry
 from bendolib.geometry.bend import BendGeometry
-from bendolib.moves import Place
+from bendolib.moves import DRAW, PASS, Draw, Pass, Place
 from bendolib.rules.ruleset import LIST_BEND, LIST_GENERAL, LIST_STRAIGHT
 from random_play import random_play
 
@@ -113,3 +113,16 @@ def test_pickles_carry_no_memo() -> None:
     assert back == state
     assert not back.rules.tileset._memo
     assert len(pickle.dumps(state)) < 20_000
+
+
+def test_draw_and_pass_are_checked_whatever_was_listed() -> None:
+    """A fresh ``Draw()`` or ``Pass()`` applies like the listed one; an illegal one raises."""
+    for state in _states("basic", 10, 2):
+        legal = legal_moves(state)
+        for move, fresh in ((DRAW, Draw()), (PASS, Pass())):
+            if move in legal:
+                assert apply(state, fresh) == apply(state, move)
+            else:
+                legal_moves(state)
+                with pytest.raises(IllegalMoveError):
+                    apply(state, fresh)

@@ -334,24 +334,28 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     rules = context.rules
     board = state.board
     listing = rules.listing
-    if (
-        context.phase != PLAYING
-        or context.opening >= 0
-        or state.drawn
-        or not board.placements
-        or not listing
-    ):
+    if context.phase != PLAYING or context.opening >= 0 or not board.placements or not listing:
         moves = _other_moves(state)
     else:
         # the common case, in line: placements on a non-empty board, then draw or pass
         hand = state.hand_masks[state.current_player]
+        drawn = state.drawn
+        if drawn:
+            hand &= drawn  # after drawing, only a drawn tile may be placed
         places: tuple[Place, ...]
         if listing == LIST_STRAIGHT:
             places = _straight_placements(rules.tileset, board.ends, hand)
         else:
             places = _bend_placements(rules.tileset, board.ends, hand)
         draw = rules.draw
-        if draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
+        if drawn:
+            if not places:
+                moves = (DRAW,)
+            elif draw.must_play:
+                moves = places
+            else:
+                moves = (*places, PASS)
+        elif draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
             moves = (*places, DRAW)
         elif places:
             moves = places
@@ -405,8 +409,8 @@ def apply(state: GameState, move: Move) -> GameState:
 
     Raises :class:`IllegalMoveError` for a move not in ``legal_moves(state)``.
     """
+    listed_for, moves = _last_listed
     if type(move) is Place:
-        listed_for, moves = _last_listed
         if listed_for is state:
             for legal in moves:
                 if legal is move:
@@ -414,13 +418,15 @@ def apply(state: GameState, move: Move) -> GameState:
         if not _surely_legal(state, move):
             _check_legal(state, move)
         return _place(state, move)
+    # a draw or a pass, when legal, is the last move legal_moves lists
+    last = moves[-1] if listed_for is state and moves else None
     kind = type(move)
     if kind is Draw:
-        if not _listed(state, move) and not _may_draw_now(state):
+        if last is not DRAW and not _may_draw_now(state):
             _check_legal(state, move)
         return _draw(state)
     if kind is Pass:
-        if not _listed(state, move) and not _may_pass_now(state):
+        if last is not PASS and not _may_pass_now(state):
             _check_legal(state, move)
         player = state.current_player
         return _end_turn(
@@ -444,20 +450,6 @@ def apply(state: GameState, move: Move) -> GameState:
         )
         return dealt.replace(past=_Round(state.log, state.past))
     raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
-
-
-def _listed(state: GameState, move: Move) -> bool:
-    """True when ``move`` is one of the moves :func:`legal_moves` last listed for ``state``."""
-    listed_for, moves = _last_listed
-    return listed_for is state and _identical_in(move, moves)
-
-
-def _identical_in(move: Move, moves: tuple[Move, ...]) -> bool:
-    """True when ``move`` itself (not just an equal move) is in ``moves``."""
-    for legal in moves:  # noqa: SIM110 - by identity, and faster than any()
-        if legal is move:
-            return True
-    return False
 
 
 def _check_legal(state: GameState, move: Move) -> None:
@@ -629,16 +621,21 @@ def _draw(state: GameState) -> GameState:
     if draw.max_per_turn is not None:
         limit = min(limit, draw.max_per_turn - state.drawn_count)
     deck = context.deck
-    taken = deck[state.stock_pos : state.stock_pos + limit]
-    mask = 0
-    for i in taken:
-        mask |= 1 << i
+    stock_pos = state.stock_pos
+    if limit == 1:
+        mask = 1 << deck[stock_pos]
+        stock_pos += 1
+        taken = 1
+    else:
+        drawn_now = deck[stock_pos : stock_pos + limit]
+        mask = sum(map(_bit, drawn_now))  # distinct indices: the sum is the union
+        taken = len(drawn_now)
+        stock_pos += taken
     hands = list(state.hand_masks)
     hand = hands[player] = hands[player] | mask
     hand_masks = tuple(hands)
-    stock_pos = state.stock_pos + len(taken)
     drawn_mask = state.drawn | mask
-    drawn_count = state.drawn_count + len(taken)
+    drawn_count = state.drawn_count + taken
     log = (player, DRAW, state.log)
     board = state.board
     keep = _fits(rules, board, hand & drawn_mask)
