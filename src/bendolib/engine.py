@@ -573,11 +573,9 @@ def _place(state: GameState, move: Place) -> GameState:
         if stock_pos < len(context.deck) and rules.draw.draws:
             blocked = False
         else:
-            held = 0
-            for h in hand_masks:
-                held |= h
             # some tile of some hand fits iff some tile of all the hands together fits
-            blocked = not _fits(rules, board, held)
+            # (the hands are disjoint: their sum is their union)
+            blocked = not _fits(rules, board, sum(hand_masks))
         if not blocked:
             players = len(hand_masks)
             seat = (player + context.direction) % players
@@ -663,11 +661,9 @@ def _blocked(
     """True when no player still holding tiles can place one and no one can draw."""
     if stock_pos < len(deck) and rules.draw.draws:
         return False
-    held = 0
-    for hand in hands:
-        held |= hand
     # some tile of some hand fits iff some tile of all the hands together fits
-    return not _fits(rules, board, held)
+    # (the hands are disjoint: their sum is their union)
+    return not _fits(rules, board, sum(hands))
 
 
 def _next_seat(hands: tuple[int, ...], seat: int, direction: int) -> int:
