@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 import bendolib
-from bendolib import GameState, IllegalMoveError, apply, engine, legal_moves, new_game
+from bendolib import GameState, IllegalMoveError, RuleSetError, apply, engine, legal_moves, new_game
 from bendolib.geometry import bend
 from bendolib.geometry import straight as straight_geometry
 from bendolib.geometry.bend import BendGeometry
@@ -126,3 +126,14 @@ def test_draw_and_pass_are_checked_whatever_was_listed() -> None:
                 legal_moves(state)
                 with pytest.raises(IllegalMoveError):
                     apply(state, fresh)
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [tuple(range(27)), (*range(27), 26), (*range(27), 28), (*range(1, 28), -1)],
+    ids=["short", "repeated", "out of range", "negative"],
+)
+def test_deal_from_rejects_a_deck_that_is_not_a_permutation(deck: tuple[int, ...]) -> None:
+    """The fast deal trusts its deck, so the public one checks it."""
+    with pytest.raises(RuleSetError, match="each of the 28 tile indices once"):
+        engine.deal_from(bendolib.rules.get("classic-block"), 2, deck)

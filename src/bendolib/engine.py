@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from operator import add
+from operator import add, itemgetter
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
@@ -49,7 +49,7 @@ def _deal(
     tileset = rules.tileset
     for attempt in range(_MAX_REDEALS):
         deck = SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(len(tileset)))
-        state = deal_from(rules, players, deck, seed, round_number, scores, results)
+        state = _deal_from(rules, players, deck, seed, round_number, scores, results)
         if state is not None:
             return state
     raise RuleSetError(f"{rules.name}: no valid deal in {_MAX_REDEALS} shuffles")
@@ -67,11 +67,34 @@ def deal_from(
     """
     The round dealt from ``deck`` (tile indices in dealing order: the hands, the
     table tiles, then the stock), or None when the start policy asks for a new deal.
+    Raises :class:`RuleSetError` unless ``deck`` lists every tile index once.
     """
+    count = len(rules.tileset)
+    if len(deck) != count or sorted(deck) != list(range(count)):
+        raise RuleSetError(f"a deck lists each of the {count} tile indices once: {deck!r}")
+    return _deal_from(rules, players, tuple(deck), seed, round_number, scores, results)
+
+
+def _deal_from(
+    rules: RuleSet,
+    players: int,
+    deck: tuple[int, ...],
+    seed: int,
+    round_number: int,
+    scores: tuple[int, ...] | None,
+    results: tuple[RoundResult, ...],
+) -> GameState | None:
+    """:func:`deal_from` for a deck known to be a permutation of the tile indices."""
     tileset = rules.tileset
     size = rules.deal.hand_size(players)
-    # the indices of a deck are distinct: the sum of their bits is the hand's mask
-    hands = tuple([sum(map(_bit, deck[p * size : (p + 1) * size])) for p in range(players)])
+    bits = itemgetter(*deck)(tileset._bits) if len(deck) > 1 else tuple(1 << i for i in deck)
+    hands_list = []
+    end = 0
+    for _ in range(players):
+        start, end = end, end + size
+        # the indices of a deck are distinct: the sum of their bits is the hand's mask
+        hands_list.append(sum(bits[start:end]))
+    hands = tuple(hands_list)
     decision = rules.start.choose(tileset, hands, round_number)
     if decision.redeal:
         return None
@@ -87,7 +110,7 @@ def deal_from(
         players,
         seed,
         round_number,
-        tuple(deck),
+        deck,
         zeros if scores is None else scores,
         decision.opening,
         1,

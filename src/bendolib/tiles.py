@@ -149,6 +149,7 @@ class TileSet:
     )
     turn_table: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Turn masks by ``2 * index + side``: read from face ``a`` (side 0) or ``b`` (side 1)."""
+    _bits: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _by_faces: dict[tuple[int, int], int] = attrs.field(
         init=False, eq=False, repr=False, hash=False
     )
@@ -169,6 +170,7 @@ class TileSet:
         object.__setattr__(self, "_points", points)
         object.__setattr__(self, "_doubles", doubles)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.tiles)})
+        object.__setattr__(self, "_bits", tuple(1 << i for i in range(len(self.tiles))))
         by_faces: dict[tuple[int, int], int] = {}
         for i, t in enumerate(self.tiles):
             by_faces.setdefault((t.a, t.b), i)
