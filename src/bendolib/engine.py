@@ -608,7 +608,22 @@ def _place(state: GameState, move: Place) -> GameState:
         placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
         return _finish_round(placed, blocked=True)
     if not hand:
-        context = _evolve_context(context, out=context.out + (player,))
+        context = _new_context(
+            rules,
+            context.players,
+            context.seed,
+            context.round_number,
+            context.deck,
+            context.scores,
+            context.opening,
+            context.direction,
+            (*context.out, player),
+            context.play_points,
+            context.results,
+            context.phase,
+            context.match_winner,
+            context.past,
+        )
     placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
     if rules.effects is not None:
         placed = rules.effects.after_place(placed, move)

@@ -31,8 +31,11 @@ class Match:
 
     target: int = 100
     teams: tuple[tuple[int, ...], ...] | None = attrs.field(default=None, converter=_freeze_teams)
+    _seats: int = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
+        seats = -1 if self.teams is None else sum(len(team) for team in self.teams)
+        object.__setattr__(self, "_seats", seats)
         if self.target < 1:
             raise RuleSetError(f"target must be positive, not {self.target}")
         if self.teams is not None:
@@ -44,7 +47,7 @@ class Match:
         """The scoring sides for ``players`` seats."""
         if self.teams is None:
             return _SOLO[players] if players < len(_SOLO) else tuple((s,) for s in range(players))
-        if sum(len(t) for t in self.teams) != players:
+        if self._seats != players:
             raise RuleSetError(f"the teams {self.teams} need {players} players")
         return self.teams
 
