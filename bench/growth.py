@@ -3,7 +3,8 @@
     python bench/growth.py [--playouts 400] [--plot docs/images/cost-growth.svg]
 
 1. Time per move (``legal_moves`` + ``apply``, CPU time) by move number within a round,
-   for Basic Bendomino and classic-draw, 2 players: it should stay flat.
+   for Basic Bendomino and classic-draw, 2 players, for the placements (plotted) and for
+   every move: it should stay flat.
 2. Time per move for double-6, double-9 and double-12 sets (Basic Bendomino's rules on
    curved sets, classic-draw on straight sets, 2 players, hands of 7), next to the mean
    of (tiles in the mover's hand x free open ends): it should grow no faster than that.
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import bendolib
 from bendolib import apply, legal_moves, new_game
+from bendolib.moves import Place
 from bendolib.tiles import TileSet
 
 SIZES = (6, 9, 12)
@@ -40,16 +42,40 @@ def _timer_overhead() -> float:
     return min(samples)
 
 
-def by_move_number(rules: bendolib.RuleSet, playouts: int) -> tuple[dict[int, float], float]:
+def _warm_up(rules: bendolib.RuleSet, playouts: int) -> None:
     """
-    Mean microseconds per move at each move number (moves met in at least 20 rounds),
-    leaving out each round's final move, and the mean of those final moves (they also
-    score the round, and weigh more and more in the late move numbers, reached only by
-    rounds about to end).
+    Play ``playouts`` other rounds first, as a long-running program would have: the
+    engine memoises moves, ends and placements by lattice position, and a far position
+    costs more the first time it is met.
+    """
+    rng = random.Random(7)
+    for seed in range(10**6, 10**6 + playouts):
+        state = new_game(rules, players=2, seed=seed)
+        while not state.is_round_over:
+            moves = legal_moves(state)
+            state = apply(state, moves[rng.randrange(len(moves))])
+
+
+def by_move_number(
+    rules: bendolib.RuleSet, playouts: int, warm_up: bool = True
+) -> tuple[dict[int, float], dict[int, float], float]:
+    """
+    Median microseconds per move at each move number (moves met in at least 20 rounds;
+    the median, so that a garbage-collector pause in one move does not make a spike):
+    of the placements, of every move, and of each round's final move, left out of both
+    series (it also scores the round, and would weigh more and more in the late move
+    numbers, reached only by rounds about to end).  Placements are the moves whose cost
+    depends on the board; a draw or a pass costs less, and how many there are changes
+    along a round (draws early, passes once the stock is empty), which moves the median
+    of every move without any move getting dearer.  ``warm_up`` plays as many other
+    rounds first.
     """
     clock = time.process_time
     overhead = _timer_overhead()
+    if warm_up:
+        _warm_up(rules, playouts)
     spent: dict[int, list[float]] = defaultdict(list)
+    placed: dict[int, list[float]] = defaultdict(list)
     final: list[float] = []
     rng = random.Random(5)
     for seed in range(playouts):
@@ -58,13 +84,19 @@ def by_move_number(rules: bendolib.RuleSet, playouts: int) -> tuple[dict[int, fl
         while not state.is_round_over:
             start = clock()
             moves = legal_moves(state)
-            state = apply(state, moves[rng.randrange(len(moves))])
-            times.append(clock() - start - overhead)
-        final.append(times.pop())
-        for k, spent_k in enumerate(times):
+            move = moves[rng.randrange(len(moves))]
+            state = apply(state, move)
+            times.append((clock() - start - overhead, isinstance(move, Place)))
+        final.append(times.pop()[0])
+        for k, (spent_k, is_place) in enumerate(times):
             spent[k].append(spent_k)
-    series = {k: statistics.fmean(v) * 1e6 for k, v in sorted(spent.items()) if len(v) >= 20}
-    return series, statistics.fmean(final) * 1e6
+            if is_place:
+                placed[k].append(spent_k)
+
+    def medians(samples: dict[int, list[float]]) -> dict[int, float]:
+        return {k: statistics.median(v) * 1e6 for k, v in sorted(samples.items()) if len(v) >= 20}
+
+    return medians(placed), medians(spent), statistics.median(final) * 1e6
 
 
 def by_set_size(family: str, straight: bool, playouts: int) -> list[dict[str, float]]:
@@ -73,8 +105,8 @@ def by_set_size(family: str, straight: bool, playouts: int) -> list[dict[str, fl
     rows = []
     for top in SIZES:
         rules = base.configure(tileset=TileSet.double(top, straight=straight))
+        _warm_up(rules, playouts)
         rng = random.Random(6)
-        moves_made = 0
         work: list[int] = []
         # the product first, outside the timed loop
         for seed in range(playouts):
@@ -85,20 +117,23 @@ def by_set_size(family: str, straight: bool, playouts: int) -> list[dict[str, fl
                 work.append(hand * ends)
                 moves = legal_moves(state)
                 state = apply(state, moves[rng.randrange(len(moves))])
-        rng = random.Random(6)
-        start = time.process_time()
-        for seed in range(playouts):
-            state = new_game(rules, players=2, seed=seed)
-            while not state.is_round_over:
-                moves = legal_moves(state)
-                state = apply(state, moves[rng.randrange(len(moves))])
-                moves_made += 1
-        elapsed = time.process_time() - start
+        per_move = []
+        for _ in range(5):  # the median of 5 timings of the same rounds
+            rng = random.Random(6)
+            moves_made = 0
+            start = time.process_time()
+            for seed in range(playouts):
+                state = new_game(rules, players=2, seed=seed)
+                while not state.is_round_over:
+                    moves = legal_moves(state)
+                    state = apply(state, moves[rng.randrange(len(moves))])
+                    moves_made += 1
+            per_move.append((time.process_time() - start) / moves_made)
         rows.append(
             {
                 "top": top,
                 "tiles": len(rules.tileset),
-                "us_per_move": elapsed / moves_made * 1e6,
+                "us_per_move": statistics.median(per_move) * 1e6,
                 "hand_x_ends": statistics.fmean(work),
                 "moves_per_round": moves_made / playouts,
             }
@@ -107,7 +142,10 @@ def by_set_size(family: str, straight: bool, playouts: int) -> list[dict[str, fl
 
 
 def svg_plot(
-    along: dict[str, dict[int, float]], sizes: dict[str, list[dict[str, float]]], path: Path
+    along: dict[str, dict[int, float]],
+    replayed: dict[str, dict[int, float]],
+    sizes: dict[str, list[dict[str, float]]],
+    path: Path,
 ) -> None:
     """Both panels as a plain SVG (no plotting library needed)."""
     width, height, pad = 900, 360, 50
@@ -134,12 +172,14 @@ def svg_plot(
             value = ymax * i / 4
             y = y0 - (y0 - pad) * i / 4
             out.append(
-                f'<text x="{x0 - 5}" y="{y + 4}" text-anchor="end">{value:.0f}</text>'
+                f'<text x="{x0 - 5}" y="{y + 4}" text-anchor="end">{value:.1f}</text>'
                 f'<line x1="{x0}" y1="{y}" x2="{x0 + panel}" y2="{y}" stroke="#ddd"/>'
             )
 
-    def polyline(points: list[tuple[float, float]], colour: str, dashed: bool = False) -> None:
-        dash = ' stroke-dasharray="5,4"' if dashed else ""
+    def polyline(
+        points: list[tuple[float, float]], colour: str, dashed: bool = False, dotted: bool = False
+    ) -> None:
+        dash = ' stroke-dasharray="5,4"' if dashed else ' stroke-dasharray="2,3"' if dotted else ""
         coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         out.append(
             f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>'
@@ -149,11 +189,14 @@ def svg_plot(
     ymax = max(max(v.values()) for v in along.values()) * 1.2
     kmax = max(max(v) for v in along.values())
     x0 = pad
-    axes(x0, "Along a round (2 players, double-6; final moves apart)", "move number", ymax)
+    axes(x0, "Placements along a round (2 players, double-6)", "move number", ymax)
     y0 = height - pad
     for family, series in along.items():
         pts = [(x0 + panel * k / kmax, y0 - (y0 - pad) * v / ymax) for k, v in series.items()]
         polyline(pts, colours[family])
+        again = replayed[family]
+        pts = [(x0 + panel * k / kmax, y0 - (y0 - pad) * v / ymax) for k, v in again.items()]
+        polyline(pts, colours[family], dotted=True)
     for i in range(5):
         k = kmax * i / 4
         out.append(
@@ -194,6 +237,14 @@ def svg_plot(
             f'<text x="{x1 + panel * i / (len(SIZES) - 1)}" y="{y0 + 15}" '
             f'text-anchor="middle">{top}</text>'
         )
+    # legend of the left panel
+    out.append(
+        f'<line x1="{x0 + 10}" y1="{pad + 5}" x2="{x0 + 35}" y2="{pad + 5}" stroke="gray" '
+        f'stroke-width="2"/><text x="{x0 + 40}" y="{pad + 9}">after other rounds</text>'
+        f'<line x1="{x0 + 10}" y1="{pad + 21}" x2="{x0 + 35}" y2="{pad + 21}" stroke="gray" '
+        f'stroke-width="2" stroke-dasharray="2,3"/>'
+        f'<text x="{x0 + 40}" y="{pad + 25}">the same rounds replayed</text>'
+    )
     # legend
     ly = pad + 5
     for family, colour in colours.items():
@@ -212,7 +263,10 @@ def svg_plot(
 
 
 def png_plot(
-    along: dict[str, dict[int, float]], sizes: dict[str, list[dict[str, float]]], path: Path
+    along: dict[str, dict[int, float]],
+    replayed: dict[str, dict[int, float]],
+    sizes: dict[str, list[dict[str, float]]],
+    path: Path,
 ) -> None:
     """Both panels with matplotlib."""
     import matplotlib
@@ -223,7 +277,9 @@ def png_plot(
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     for family, series in along.items():
         left.plot(list(series), list(series.values()), label=family)
-    left.set(title="Along a round", xlabel="move number", ylabel="us per move (CPU)")
+        again = replayed[family]
+        left.plot(list(again), list(again.values()), linestyle=":", label=f"{family}, replayed")
+    left.set(title="Placements along a round", xlabel="move number", ylabel="us per move (CPU)")
     for family, rows in sizes.items():
         first = rows[0]
         tops = [r["top"] for r in rows]
@@ -247,13 +303,20 @@ def main() -> None:
     parser.add_argument("--plot", default="docs/images/cost-growth.svg")
     args = parser.parse_args()
     along = {}
-    print("us per move by move number (2 players, double-6; mean over rounds reaching it;")
+    print("us per move by move number (2 players, double-6; median over rounds reaching it;")
     print("each round's final move, which also scores the round, apart):")
+    replayed = {}
     for family, _ in FAMILIES:
-        series, final = by_move_number(bendolib.rules.get(family), args.playouts)
-        along[family] = series
-        cells = "  ".join(f"{k}:{v:.1f}" for k, v in series.items())
-        print(f"  {family:14} {cells}  final move: {final:.1f}")
+        rules = bendolib.rules.get(family)
+        places, every, final = by_move_number(rules, args.playouts)
+        # the same rounds again: every lattice position met is now memoised
+        again, _, _ = by_move_number(rules, args.playouts, warm_up=False)
+        along[family] = places
+        replayed[family] = again
+        for label, series in (("placements", places), ("replayed", again), ("every move", every)):
+            cells = "  ".join(f"{k}:{v:.1f}" for k, v in series.items())
+            print(f"  {family:14} {label:10} {cells}")
+        print(f"  {family:14} final move {final:.1f}")
     sizes = {
         family: by_set_size(family, straight, args.playouts // 4) for family, straight in FAMILIES
     }
@@ -271,12 +334,12 @@ def main() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".png":
             try:
-                png_plot(along, sizes, path)
+                png_plot(along, replayed, sizes, path)
             except ImportError:
                 path = path.with_suffix(".svg")
-                svg_plot(along, sizes, path)
+                svg_plot(along, replayed, sizes, path)
         else:
-            svg_plot(along, sizes, path)
+            svg_plot(along, replayed, sizes, path)
         print(f"plot: {path}")
 
 
