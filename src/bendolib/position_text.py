@@ -13,6 +13,7 @@ position: a loaded state starts with an empty history.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -153,7 +154,8 @@ def dumps(state: GameState) -> str:
         if name in _KNOWN or name in _HISTORY:
             continue
         value = getattr(state, name)
-        fields.append(f"{name}={_compact_json(_plain(name, value))}")
+        if name not in _DEFAULTS or value != _DEFAULTS[name]:
+            fields.append(f"{name}={_compact_json(_plain(name, value))}")
     return " ".join(fields)
 
 
@@ -177,6 +179,13 @@ def _plain(name: str, value: Any) -> Any:
         return [_plain(name, v) for v in value]
     raise BendolibError(f"position text cannot write GameState.{name} = {value!r}")
 
+
+#: The defaults of the values of a state (those :meth:`GameState.create` has).
+_DEFAULTS = {
+    name: parameter.default
+    for name, parameter in inspect.signature(GameState.create).parameters.items()
+    if parameter.default is not inspect.Parameter.empty
+}
 
 #: GameState fields written under their own keys above.
 _KNOWN = {

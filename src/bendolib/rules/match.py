@@ -34,8 +34,8 @@ class Match:
     _seats: int = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
-        seats = -1 if self.teams is None else sum(len(team) for team in self.teams)
-        object.__setattr__(self, "_seats", seats)
+        count = -1 if self.teams is None else sum(len(team) for team in self.teams)
+        object.__setattr__(self, "_seats", count)
         if self.target < 1:
             raise RuleSetError(f"target must be positive, not {self.target}")
         if self.teams is not None:
