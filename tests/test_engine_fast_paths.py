@@ -12,9 +12,16 @@ import attrs
 import pytest
 
 import bendolib
-from bendolib import GameState, IllegalMoveError, RuleSetError, apply, engine, legal_moves, new_game
-from bendolib.geometry import bend
-from bendolib.geometry import straight as straight_geometry
+from bendolib import (
+    GameState,
+    IllegalMoveError,
+    RuleSetError,
+    apply,
+    engine,
+    legal_moves,
+    memo,
+    new_game,
+)
 from bendolib.geometry.bend import BendGeometry
 from bendolib.moves import DRAW, PASS, Draw, Pass, Place
 from bendolib.rules.ruleset import LIST_BEND, LIST_GENERAL, LIST_STRAIGHT
@@ -79,8 +86,7 @@ def test_emptied_memos_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = [
         random_play(name, seed, 400) for name in ("basic", "classic-draw") for seed in (1, 2)
     ]
-    for module in (engine, bend, straight_geometry):
-        monkeypatch.setattr(module, "_MEMO_LIMIT", 5)
+    monkeypatch.setattr(memo, "LIMIT", 5)
     again = [random_play(name, seed, 400) for name in ("basic", "classic-draw") for seed in (1, 2)]
     assert again == expected
 

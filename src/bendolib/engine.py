@@ -7,6 +7,7 @@ from operator import add, itemgetter
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.geometry.board import Board, End
+from bendolib.memo import remember
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
@@ -141,14 +142,13 @@ _OPENINGS: dict[tuple[int, int, int], tuple[object, Tile, Board, Place]] = {}
 def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, Place]:
     """The board with ``tile`` opening the round, and the move that lays it."""
     geometry = rules.geometry
-    found = _OPENINGS.get((id(geometry), id(tile), inward))
+    key = (id(geometry), id(tile), inward)
+    found = _OPENINGS.get(key)
     if found is None:
-        if len(_OPENINGS) >= _MEMO_LIMIT:
-            _OPENINGS.clear()
         board = geometry.open([(tile, inward)])
         placed = board.placements[0]
         place = _new_place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
-        found = _OPENINGS[(id(geometry), id(tile), inward)] = (geometry, tile, board, place)
+        found = remember(_OPENINGS, key, (geometry, tile, board, place))
     return found
 
 
@@ -176,11 +176,6 @@ def placements(state: GameState, mask: int) -> list[Place]:
     return _general_placements(rules, board, mask)
 
 
-#: Place objects are kept in their tile set's memo, by a packed key; the memo is
-#: emptied when it holds this many.
-_MEMO_LIMIT = 1 << 16
-
-
 def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
     """:func:`placements` on a curved board of the built-in geometry with no wild face."""
     out: tuple[Place, ...] = ()
@@ -206,9 +201,7 @@ def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tupl
             key = base + low.bit_length() - 1
             found = memo.get(key)
             if found is None:
-                if len(memo) >= _MEMO_LIMIT:
-                    memo.clear()
-                found = memo[key] = _bend_at(tileset, end, e, low)
+                found = remember(memo, key, _bend_at(tileset, end, e, low))
             out += found
     return out
 
@@ -248,9 +241,7 @@ def _straight_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> 
             key = -1 - ((cand * 16 + e) * 64 + value + 8)
             found = memo.get(key)
             if found is None:
-                if len(memo) >= _MEMO_LIMIT:
-                    memo.clear()
-                found = memo[key] = _straight_at(tileset, e, value, cand)
+                found = remember(memo, key, _straight_at(tileset, e, value, cand))
             out += found
         else:
             out += _straight_at(tileset, e, value, cand)

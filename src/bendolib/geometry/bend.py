@@ -10,6 +10,7 @@ from bendolib.construct import fast_constructor
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.lattice import COLLISION_MASKS, Position
+from bendolib.memo import remember
 from bendolib.moves import OPENING
 from bendolib.tiles import LEFT, RIGHT, Tile
 
@@ -77,10 +78,9 @@ def _step(cell: int, side: int, turn: int) -> _Step:
 
 
 #: Ends and placements already built, by a packed key (immutable values, shared by
-#: every board; emptied when they hold ``_MEMO_LIMIT`` entries).
+#: every board; bounded memo tables, see :mod:`bendolib.memo`).
 _ENDS: dict[int, End] = {}
 _PLACEMENTS: dict[tuple[int, int, int, int, int], Placement] = {}
-_MEMO_LIMIT = 1 << 16
 
 
 def _end(value: int, occupancy: int, cell: int, side: int) -> End:
@@ -106,9 +106,7 @@ def _memo_end(
     key = (slot * 4 + free) * 64 + value + 8
     end = _ENDS.get(key)
     if end is None:
-        if len(_ENDS) >= _MEMO_LIMIT:
-            _ENDS.clear()
-        end = _ENDS[key] = _new_end(value, free, cell, side, left, right)
+        end = remember(_ENDS, key, _new_end(value, free, cell, side, left, right))
     return end
 
 
@@ -196,10 +194,10 @@ class BendGeometry:
         key = (id(tile), inward, shows, 2 * slot + (turn == RIGHT), end)
         placement = _PLACEMENTS.get(key)
         if placement is None:
-            if len(_PLACEMENTS) >= _MEMO_LIMIT:
-                _PLACEMENTS.clear()
             # the placement holds ``tile``, so its id is not reused while it is memoised
-            placement = _PLACEMENTS[key] = _new_placement(tile, inward, shows, turn, position, end)
+            placement = remember(
+                _PLACEMENTS, key, _new_placement(tile, inward, shows, turn, position, end)
+            )
         return _new_board(board.placements + (placement,), tuple(ends), occupancy)
 
     def connected(self, board: Board, end: int) -> bool:

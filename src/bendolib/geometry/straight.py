@@ -9,15 +9,15 @@ import attrs
 from bendolib.construct import fast_constructor
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.lattice import Position
+from bendolib.memo import remember
 from bendolib.moves import OPENING
 from bendolib.tiles import BOTH, STRAIGHT, Tile
 
 #: The open end showing each value (immutable, shared by every board).
 _OPEN_ENDS = {value: End(value, BOTH) for value in range(-3, 100)}
 _new_placement = fast_constructor(Placement)
-#: Placements already built (immutable, shared by every board), emptied when full.
+#: Placements already built (immutable, shared by every board; a bounded memo table).
 _PLACEMENTS: dict[tuple[int, int, int, int], Placement] = {}
-_MEMO_LIMIT = 1 << 16
 _new_board = fast_constructor(Board)
 
 
@@ -59,10 +59,10 @@ class StraightGeometry:
         key = (id(tile), inward, shows, end)
         placement = _PLACEMENTS.get(key)
         if placement is None:
-            if len(_PLACEMENTS) >= _MEMO_LIMIT:
-                _PLACEMENTS.clear()
             # the placement holds ``tile``, so its id is not reused while it is memoised
-            placement = _PLACEMENTS[key] = _new_placement(tile, inward, shows, STRAIGHT, None, end)
+            placement = remember(
+                _PLACEMENTS, key, _new_placement(tile, inward, shows, STRAIGHT, None, end)
+            )
         return _new_board(board.placements + (placement,), ends, 0)
 
     def connected(self, board: Board, end: int) -> bool:
