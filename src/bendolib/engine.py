@@ -599,22 +599,7 @@ def _place(state: GameState, move: Place) -> GameState:
         placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
         return _finish_round(placed, blocked=True)
     if not hand:
-        context = _new_context(
-            rules,
-            context.players,
-            context.seed,
-            context.round_number,
-            context.deck,
-            context.scores,
-            context.opening,
-            context.direction,
-            (*context.out, player),
-            context.play_points,
-            context.results,
-            context.phase,
-            context.match_winner,
-            context.past,
-        )
+        context = _evolve_context(context, out=(*context.out, player))
     placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
     if rules.effects is not None:
         placed = rules.effects.after_place(placed, move)
@@ -742,21 +727,12 @@ def _finish_round(state: GameState, blocked: bool) -> GameState:
         context.round_number, blocked, context.out, hand_points, score.points, score.winners
     )
     winner = rules.match.winner([sum(map(scores.__getitem__, side)) for side in sides])
-    context = _new_context(
-        rules,
-        context.players,
-        context.seed,
-        context.round_number,
-        context.deck,
-        scores,
-        context.opening,
-        context.direction,
-        context.out,
-        context.play_points,
-        (*context.results, result),
-        GAME_OVER if winner is not None else ROUND_OVER,
-        -1 if winner is None else winner,
-        context.past,
+    context = _evolve_context(
+        context,
+        scores=scores,
+        results=(*context.results, result),
+        phase=GAME_OVER if winner is not None else ROUND_OVER,
+        match_winner=-1 if winner is None else winner,
     )
     return _new_state(
         state.hand_masks,
