@@ -21,6 +21,7 @@ from bendolib import (
     legal_moves,
     memo,
     new_game,
+    placing,
 )
 from bendolib.geometry.bend import BendGeometry
 from bendolib.moves import DRAW, PASS, Draw, Pass, Place
@@ -77,8 +78,8 @@ def test_memoised_straight_listing_equals_the_general_one(rules: str, players: i
         if not state.board.placements:
             continue
         hand = state.hand_masks[state.current_player]
-        fast = engine.placements(state, hand)
-        assert fast == engine._general_placements(state.rules, state.board, hand)
+        fast = placing.placements(state, hand)
+        assert fast == placing._general_placements(state.rules, state.board, hand)
 
 
 def test_emptied_memos_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

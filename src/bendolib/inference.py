@@ -20,10 +20,10 @@ from functools import lru_cache
 
 import attrs
 
-from bendolib.engine import placements
 from bendolib.geometry.board import Board
 from bendolib.moves import OPENING, Draw, Pass, Place
 from bendolib.observation import HIDDEN, Observation, stock_start
+from bendolib.placing import placements
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision
 from bendolib.state import PLAYING, GameState

@@ -1,0 +1,230 @@
+"""
+Where the tiles of a hand can go: the placements on a board, in the engine's order
+(memoised for the built-in geometries without wild faces), and the fit test.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bendolib.construct import fast_constructor
+from bendolib.geometry.board import Board, End
+from bendolib.memo import remember
+from bendolib.moves import OPENING, Place
+from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
+from bendolib.tiles import _NO_FITS, LEFT, RIGHT, STRAIGHT, Tile, TileSet, indices
+
+if TYPE_CHECKING:
+    from bendolib.state import GameState
+
+_new_place = fast_constructor(Place)
+
+
+def _opening_move(state: GameState) -> Place:
+    rules = state.rules
+    tile = rules.tileset.tiles[state.opening]
+    return _opening(rules, tile, tile.a)[3]
+
+
+#: Opening boards and moves by (id of the geometry, id of the tile, inward face).  The
+#: values hold the geometry and the tile, so those ids are not reused while memoised.
+_OPENINGS: dict[tuple[int, int, int], tuple[object, Tile, Board, Place]] = {}
+
+
+def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, Place]:
+    """The board with ``tile`` opening the round, and the move that lays it."""
+    geometry = rules.geometry
+    key = (id(geometry), id(tile), inward)
+    found = _OPENINGS.get(key)
+    if found is None:
+        board = geometry.open([(tile, inward)])
+        placed = board.placements[0]
+        place = _new_place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
+        found = remember(_OPENINGS, key, (geometry, tile, board, place))
+    return found
+
+
+def _open_with(rules: RuleSet, tile: Tile) -> Place:
+    return _opening(rules, tile, tile.a)[3]
+
+
+def placements(state: GameState, mask: int) -> list[Place]:
+    """
+    Every placement of a tile of ``mask`` on the board, in a fixed order:
+    by end, then tile index, then inward face, named value and turn.  On an empty
+    board with no set opening tile, any tile of ``mask`` may open the round.
+    """
+    rules = state.context.rules
+    tileset = rules.tileset
+    board = state.board
+    if not board.placements:
+        tiles = tileset.tiles
+        return [_open_with(rules, tiles[i]) for i in indices(mask)]
+    listing = rules.listing
+    if listing == LIST_STRAIGHT:
+        return list(_straight_placements(tileset, board.ends, mask))
+    if listing == LIST_BEND:
+        return list(_bend_placements(tileset, board.ends, mask))
+    return _general_placements(rules, board, mask)
+
+
+def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
+    """:func:`placements` on a curved board of the built-in geometry with no wild face."""
+    out: tuple[Place, ...] = ()
+    fits = tileset._fit_masks
+    memo = tileset._memo
+    for e, end in enumerate(ends):
+        free = end.free
+        if not free:
+            continue
+        value = end.value
+        cand = mask & fits.get(value, _NO_FITS)[free]
+        if not cand:
+            continue
+        if e >= 16 or not -8 <= value < 56:
+            out += _bend_at(tileset, end, e, cand)
+            continue
+        # the placements of one tile at this end, memoised under the key
+        # ((((end slot * 16 + end number) * 4 + free) * 64 + value + 8) * 256 + tile index)
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            key = base + low.bit_length() - 1
+            found = memo.get(key)
+            if found is None:
+                found = remember(memo, key, _bend_at(tileset, end, e, low))
+            out += found
+    return out
+
+
+def _bend_at(tileset: TileSet, end: End, e: int, cand: int) -> tuple[Place, ...]:
+    """The placements of the tiles of ``cand`` (all carrying the end's value) at ``end``."""
+    out = []
+    value = end.value
+    free = end.free
+    for i in indices(cand):
+        tile = tileset.tiles[i]
+        flipped = tile.a != value
+        allowed = free & tileset.turn_table[2 * i + flipped]
+        shows = tile.a if flipped else tile.b
+        if allowed & LEFT:
+            out.append(_new_place(tile, e, value, shows, LEFT, end.left))
+        if allowed & RIGHT:
+            out.append(_new_place(tile, e, value, shows, RIGHT, end.right))
+    return tuple(out)
+
+
+def _straight_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
+    """:func:`placements` on a straight board with no wild face."""
+    out: tuple[Place, ...] = ()
+    faces = tileset._face_mask
+    memo = tileset._memo
+    for e, end in enumerate(ends):
+        if not end.free:
+            continue
+        value = end.value
+        cand = mask & faces.get(value, 0)
+        if not cand:
+            continue
+        # the placements of the tiles ``cand`` at end ``e`` showing ``value``, memoised
+        # under key -1 - ((cand * 16 + end number) * 64 + value + 8)
+        if e < 16 and -8 <= value < 56:
+            key = -1 - ((cand * 16 + e) * 64 + value + 8)
+            found = memo.get(key)
+            if found is None:
+                found = remember(memo, key, _straight_at(tileset, e, value, cand))
+            out += found
+        else:
+            out += _straight_at(tileset, e, value, cand)
+    return out
+
+
+def _straight_at(tileset: TileSet, e: int, value: int, cand: int) -> tuple[Place, ...]:
+    """The placements of the tiles of ``cand`` (all carrying ``value``) at straight end ``e``."""
+    out = []
+    for i in indices(cand):
+        tile = tileset.tiles[i]
+        shows = tile.b if tile.a == value else tile.a
+        out.append(_new_place(tile, e, value, shows, STRAIGHT, None))
+    return tuple(out)
+
+
+def _general_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
+    """:func:`placements` on a non-empty board with wild faces, or a geometry of the user's."""
+    tileset = rules.tileset
+    tiles = tileset.tiles
+    wild = rules.wild_faces
+    wild_mask = rules.wild_mask
+    bends = rules.geometry.uses_bends
+    values = range(tileset.top + 1)
+    out: list[Place] = []
+    for e, end in enumerate(board.ends):
+        if not end.free:
+            continue
+        value = end.value
+        cand = mask & (tileset.with_face(value) | wild_mask)
+        for i in indices(cand):
+            tile = tiles[i]
+            faces = (tile.a,) if tile.a == tile.b else (tile.a, tile.b)
+            for inward in faces:
+                if inward != value and inward not in wild:
+                    continue
+                outward = tile.other(inward) if tile.a != tile.b else inward
+                shown = values if outward in wild else (outward,)
+                if bends:
+                    allowed = end.free & tile.turn_from(inward)
+                    for shows in shown:
+                        if allowed & LEFT:
+                            out.append(Place(tile, e, inward, shows, LEFT, end.left))
+                        if allowed & RIGHT:
+                            out.append(Place(tile, e, inward, shows, RIGHT, end.right))
+                else:
+                    for shows in shown:
+                        out.append(Place(tile, e, inward, shows, STRAIGHT, None))
+    return out
+
+
+def can_place(state: GameState, mask: int) -> bool:
+    """True if some tile of ``mask`` can be placed on the board."""
+    return _fits(state.rules, state.board, mask)
+
+
+def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
+    """True if some tile of ``mask`` can be placed on ``board`` under ``rules``."""
+    if not mask:
+        return False
+    if not board.placements:
+        return True
+    tileset = rules.tileset
+    listing = rules.listing
+    if listing == LIST_STRAIGHT:
+        faces = tileset._face_mask
+        for end in board.ends:  # noqa: SIM110 - a plain loop is faster than any()
+            if end.free and mask & faces.get(end.value, 0):
+                return True
+        return False
+    if listing == LIST_BEND:
+        fits = tileset._fit_masks
+        for end in board.ends:
+            free = end.free
+            if free and mask & fits.get(end.value, _NO_FITS)[free]:
+                return True
+        return False
+    wild = rules.wild_faces
+    wild_mask = rules.wild_mask
+    bends = rules.geometry.uses_bends
+    for end in board.ends:
+        if not end.free:
+            continue
+        cand = mask & (tileset.with_face(end.value) | wild_mask)
+        if not cand:
+            continue
+        if not bends:
+            return True
+        for i in indices(cand):
+            tile = tileset.tiles[i]
+            for inward in (tile.a, tile.b):
+                if (inward == end.value or inward in wild) and end.free & tile.turn_from(inward):
+                    return True
+    return False
