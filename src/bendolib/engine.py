@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import add, itemgetter
 
 from bendolib.construct import fast_constructor, fast_evolver
@@ -17,7 +18,7 @@ from bendolib.placing import (
     placements,
 )
 from bendolib.rng import SplitMix64, derive_seed
-from bendolib.rules.ruleset import LIST_STRAIGHT, RuleSet
+from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.state import (
     GAME_OVER,
@@ -143,61 +144,42 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     global _last_listed
     context = state.context
     rules = context.rules
-    board = state.board
-    listing = rules.listing
-    if context.phase != PLAYING or context.opening >= 0 or not board.placements or not listing:
-        moves = _other_moves(state)
+    moves: tuple[Move, ...]
+    if context.phase != PLAYING:
+        moves = (NEXT_ROUND,) if context.phase == ROUND_OVER else ()
+    elif context.opening >= 0:
+        moves = (_opening_move(state),)
     else:
-        # the common case, in line: placements on a non-empty board, then draw or pass
         hand = state.hand_masks[state.current_player]
         drawn = state.drawn
         if drawn:
             hand &= drawn  # after drawing, only a drawn tile may be placed
-        places: tuple[Place, ...]
-        if listing == LIST_STRAIGHT:
+        board = state.board
+        listing = rules.listing
+        places: Sequence[Place]
+        if listing == LIST_STRAIGHT and board.placements:
             places = _straight_placements(rules.tileset, board.ends, hand)
-        else:
+        elif listing == LIST_BEND and board.placements:
             places = _bend_placements(rules.tileset, board.ends, hand)
+        else:
+            places = placements(state, hand)
         draw = rules.draw
         if drawn:
             if not places:
                 moves = (DRAW,)
             elif draw.must_play:
-                moves = places
+                moves = tuple(places)
             else:
                 moves = (*places, PASS)
         elif draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
+            # (the test of _may_draw, in line)
             moves = (*places, DRAW)
         elif places:
-            moves = places
+            moves = tuple(places)  # the memoised listings are tuples already: no copy
         else:
             moves = (PASS,)
     _last_listed = (state, moves)
     return moves
-
-
-def _other_moves(state: GameState) -> tuple[Move, ...]:
-    """:func:`legal_moves` between rounds, at the opening, after a draw, or with wild faces."""
-    context = state.context
-    phase = context.phase
-    if phase != PLAYING:
-        return (NEXT_ROUND,) if phase == ROUND_OVER else ()
-    if context.opening >= 0:
-        return (_opening_move(state),)
-    hand = state.hand_masks[state.current_player]
-    if state.drawn:
-        places = placements(state, hand & state.drawn)
-        if not places:
-            return (DRAW,)
-        if context.rules.draw.must_play:
-            return tuple(places)
-        return (*places, PASS)
-    places = placements(state, hand)
-    if _may_draw(state, bool(places)):
-        return (*places, DRAW)
-    if places:
-        return tuple(places)
-    return (PASS,)
 
 
 #: The latest :func:`legal_moves` answer, so that :func:`apply` knows a move it listed
