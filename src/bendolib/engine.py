@@ -362,7 +362,8 @@ def _place(state: GameState, move: Place) -> GameState:
         context = _evolve_context(context, scores=scores, play_points=play_points, opening=-1)
     stock_pos = state.stock_pos
     if hand and rules.effects is None:
-        # the common case: the turn passes, or nobody can move any more
+        # the common case: the turn passes, or nobody can move any more (_blocked and
+        # _next_seat written in line: this runs for most moves of every game)
         if stock_pos < len(context.deck) and rules.draw.draws:
             blocked = False
         else:
