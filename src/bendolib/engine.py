@@ -172,7 +172,6 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             else:
                 moves = (*places, PASS)
         elif draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not places):
-            # (the test of _may_draw, in line)
             moves = (*places, DRAW)
         elif places:
             moves = tuple(places)  # the memoised listings are tuples already: no copy
@@ -185,12 +184,6 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 #: The latest :func:`legal_moves` answer, so that :func:`apply` knows a move it listed
 #: by identity.  A cache outside every state, read and written as one tuple.
 _last_listed: tuple[GameState | None, tuple[Move, ...]] = (None, ())
-
-
-def _may_draw(state: GameState, can_play: bool) -> bool:
-    context = state.context
-    draw = context.rules.draw
-    return draw.draws and state.stock_pos < len(context.deck) and (draw.voluntary or not can_play)
 
 
 # -- applying moves ------------------------------------------------------------------
@@ -211,16 +204,16 @@ def apply(state: GameState, move: Move) -> GameState:
         if not _surely_legal(state, move):
             _check_legal(state, move)
         return _place(state, move)
-    # a draw or a pass, when legal, is the last move legal_moves lists
-    last = moves[-1] if listed_for is state and moves else None
     kind = type(move)
-    if kind is Draw:
-        if last is not DRAW and not _may_draw_now(state):
+    if kind is Draw or kind is Pass:
+        # a draw or a pass is legal exactly when legal_moves lists it (last)
+        if listed_for is not state:
+            moves = legal_moves(state)
+        last = moves[-1] if moves else None
+        if last is not move and last != move:
             _check_legal(state, move)
-        return _draw(state)
-    if kind is Pass:
-        if last is not PASS and not _may_pass_now(state):
-            _check_legal(state, move)
+        if kind is Draw:
+            return _draw(state)
         player = state.current_player
         return _end_turn(
             state,
@@ -259,30 +252,6 @@ _new_place = fast_constructor(Place)
 _evolve_context = fast_evolver(RoundContext)
 _new_outcome = fast_constructor(RoundOutcome)
 _new_result = fast_constructor(RoundResult)
-
-
-def _may_draw_now(state: GameState) -> bool:
-    """True when drawing is legal (the test :func:`legal_moves` makes, without listing)."""
-    context = state.context
-    if context.phase != PLAYING or context.opening >= 0:
-        return False
-    rules = context.rules
-    hand = state.hand_masks[state.current_player]
-    if state.drawn:
-        return not _fits(rules, state.board, hand & state.drawn)
-    return _may_draw(state, _fits(rules, state.board, hand))
-
-
-def _may_pass_now(state: GameState) -> bool:
-    """True when passing is legal (the test :func:`legal_moves` makes, without listing)."""
-    context = state.context
-    if context.phase != PLAYING or context.opening >= 0:
-        return False
-    rules = context.rules
-    hand = state.hand_masks[state.current_player]
-    if state.drawn:
-        return not rules.draw.must_play and _fits(rules, state.board, hand & state.drawn)
-    return not _fits(rules, state.board, hand) and not _may_draw(state, False)
 
 
 def _surely_legal(state: GameState, move: Place) -> bool:
