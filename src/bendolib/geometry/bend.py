@@ -46,10 +46,11 @@ def _slot(cell: int, side: int) -> tuple[int, Position, Position, int, int]:
     return found
 
 
-#: Per end slot and turn (``2 * slot + (turn is RIGHT)``): the new tile's cell, its
-#: occupancy bit and position; the new end's cell, side and slot, the shift of the
-#: cell beyond it, and that cell's left and right positions and collision masks.
-_Step = tuple[int, int, Position, int, int, int, int, Position, Position, int, int]
+#: Per end slot and turn (``2 * slot + (turn is RIGHT)``): the new tile's cell (where
+#: the new end starts), its occupancy bit and position; the new end's side and slot, the
+#: shift of the cell beyond it, and that cell's left and right positions and collision
+#: masks.
+_Step = tuple[int, int, Position, int, int, int, Position, Position, int, int]
 _STEPS: dict[int, _Step] = {}
 
 
@@ -64,7 +65,6 @@ def _step(cell: int, side: int, turn: int) -> _Step:
         target,
         target * 6 + corner,
         position,
-        target,
         exit_side,
         target * 6 + exit_side,
         beyond * 6,
@@ -164,20 +164,19 @@ class BendGeometry:
             step = _STEPS.get(2 * slot + 1) or _step(old.cell, old.side, RIGHT)
         else:
             raise ValueError(f"a curved tile turns LEFT or RIGHT, not {turn!r}")
-        target, at, position, cell, side, exit_slot, beyond, left, right, left_hits, right_hits = (
-            step
-        )
+        target, at, position, side, exit_slot, beyond, left, right, left_hits, right_hits = step
         occupancy = board.occupancy | (1 << at)
         # the new end, leaving the new tile's cell: which positions beyond it are free
         used = (occupancy >> beyond) & 0b111111
         free = (0 if used & left_hits else LEFT) | (0 if used & right_hits else RIGHT)
-        ends[end] = _memo_end(shows, free, cell, side, exit_slot, left, right)
+        ends[end] = _memo_end(shows, free, target, side, exit_slot, left, right)
         used = (occupancy >> (target * 6)) & 0b111111
         for i, other in enumerate(ends):
             # only an end leading into the new tile's cell can lose a free position
             if i == end or not other.free:
                 continue
-            into = _SLOTS.get(other.cell * 6 + other.side) or _slot(other.cell, other.side)
+            other_slot = other.cell * 6 + other.side
+            into = _SLOTS.get(other_slot) or _slot(other.cell, other.side)
             if into[0] == target:
                 free = (0 if used & into[3] else LEFT) | (0 if used & into[4] else RIGHT)
                 if free != other.free:
@@ -186,7 +185,7 @@ class BendGeometry:
                         free,
                         other.cell,
                         other.side,
-                        other.cell * 6 + other.side,
+                        other_slot,
                         other.left,
                         other.right,
                     )
