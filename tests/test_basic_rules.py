@@ -275,7 +275,7 @@ def test_seed000_blocked_reason_a_no_matching_number() -> None:
     """seeds/000 blocked position A: no tile with the end's number is left off the board
     (a three-tile double-1 set makes it easy to use every 0 and every 1)."""
     small = TileSet("double-1", (Tile(0, 0), Tile(0, 1, RIGHT), Tile(1, 1)))
-    rules = BASIC.configure(tileset=small, hand_sizes={2: 0})
+    rules = BASIC.configure(tileset=small, hand_sizes={2: 1})
     steps = [(-1, "1-1", 1, RIGHT), (0, "0-1", 1, LEFT), (0, "0-0", 0, RIGHT)]
     state = position(rules, [[], []], [], steps)
     assert [s.blocked for s in bendolib.classify_ends(state)] == [

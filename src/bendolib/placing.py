@@ -5,9 +5,11 @@ Where the tiles of a hand can go: the placements on a board, in the engine's ord
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bendolib.construct import fast_constructor
+from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End
 from bendolib.memo import remember
 from bendolib.moves import OPENING, Place
@@ -64,8 +66,47 @@ def placements(state: GameState, mask: int) -> list[Place]:
     if listing == LIST_STRAIGHT:
         return list(_straight_placements(tileset, board.ends, mask))
     if listing == LIST_BEND:
-        return list(_bend_placements(tileset, board.ends, mask))
+        return list(_bend_legal(rules, board.ends, mask))
     return _general_placements(rules, board, mask)
+
+
+def _bend_legal(rules: RuleSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
+    """:func:`_bend_placements` less the uneven closings the rules forbid."""
+    places = _bend_placements(rules.tileset, ends, mask)
+    if places and rules.even_closing:
+        joints = bend_joints(ends)
+        if joints:
+            return _even_only(places, joints, ends)
+    return places
+
+
+def _even_only(
+    places: Sequence[Place], joints: tuple[tuple[int, int, int], ...], ends: Sequence[End]
+) -> tuple[Place, ...]:
+    """
+    ``places`` without the placements that would close the chain unevenly: those whose
+    far end meets another open end (a joint ``(end, turn, met)``) showing another number.
+    """
+    wanted = {(e, turn): ends[met].value for e, turn, met in joints}
+    return tuple(
+        p
+        for p in places
+        if wanted.get((p.end, p.turn), p.shows) == p.shows
+    )
+
+
+def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: int) -> bool:
+    """
+    True when placing at ``end`` turning ``turn`` and showing ``shows`` would meet
+    another open end that shows another number, and the rules want an even closing.
+    """
+    joints_of = getattr(rules.geometry, "joints", None)
+    if not rules.even_closing or joints_of is None:
+        return False
+    for e, t, met in joints_of(board):
+        if e == end and t == turn:
+            return board.ends[met].value != shows
+    return False
 
 
 def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
@@ -182,6 +223,11 @@ def _general_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
                 else:
                     for shows in shown:
                         out.append(Place(tile, e, inward, shows, STRAIGHT, None))
+    joints_of = getattr(rules.geometry, "joints", None)
+    if out and rules.even_closing and joints_of is not None:
+        joints = joints_of(board)
+        if joints:
+            return list(_even_only(out, joints, board.ends))
     return out
 
 
@@ -205,12 +251,18 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
                 return True
         return False
     if listing == LIST_BEND:
+        ends = board.ends
+        if rules.even_closing and bend_joints(ends):
+            return bool(_bend_legal(rules, ends, mask))
         fits = tileset._fit_masks
-        for end in board.ends:
+        for end in ends:
             free = end.free
             if free and mask & fits.get(end.value, _NO_FITS)[free]:
                 return True
         return False
+    joints_of = getattr(rules.geometry, "joints", None)
+    if rules.even_closing and joints_of is not None and joints_of(board):
+        return bool(_general_placements(rules, board, mask))
     wild = rules.wild_faces
     wild_mask = rules.wild_mask
     bends = rules.geometry.uses_bends

@@ -25,7 +25,7 @@ from bendolib.observation import Observation
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
-from bendolib.rules.scoring import RoundOutcome
+from bendolib.rules.scoring import RoundOutcome, RoundScore
 from bendolib.sampling import sample_state
 from bendolib.state import PLAYING, STATE_FIELDS, GameState
 
@@ -236,6 +236,11 @@ def scores_as_declared(before: GameState, move: Move, after: GameState) -> str |
         sides, hand_points, after.out, result.blocked, after.last_placer, after.play_points
     )
     expected = rules.round_scoring.score(outcome)
+    if any(play) and rules.match.target_check == "at_once":
+        # a placement that reaches the target ends the match at once: no round points
+        played = tuple(b + p for b, p in zip(before.scores, play, strict=True))
+        if rules.match.winner([sum(played[s] for s in side) for side in sides]) is not None:
+            expected = RoundScore((0,) * players, (before.current_player,))
     if expected.points != result.points or expected.winners != result.winners:
         return (
             f"the round scored {_seq(result.points)} (winners {result.winners}); the round "
