@@ -11,8 +11,8 @@ from bendolib.geometry.board import Board
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.placing import (
+    _bend_closing,
     _bend_placements,
-    _even_only,
     _fits,
     _opening,
     _opening_move,
@@ -168,11 +168,21 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         if listing == LIST_STRAIGHT and board.placements:
             places = _straight_placements(rules.tileset, board.ends, hand)
         elif listing == LIST_BEND and board.placements:
-            places = _bend_placements(rules.tileset, board.ends, hand)
-            if places and rules.even_closing:
-                joints = bend_joints(board.ends)
-                if joints:
-                    places = _even_only(places, joints, board.ends)
+            ends = board.ends
+            # a placement can close the chain only where two ends lead into one cell
+            # (the cell of their positions): rare, so that is tested first, in line
+            if (
+                rules.even_closing
+                and (
+                    len(ends) != 2
+                    or ends[0].left.q == ends[1].left.q  # type: ignore[union-attr]
+                    and ends[0].left.r == ends[1].left.r  # type: ignore[union-attr]
+                )
+                and (joints := bend_joints(ends))
+            ):
+                places = _bend_closing(rules.tileset, ends, hand, joints)
+            else:
+                places = _bend_placements(rules.tileset, ends, hand)
         else:
             places = placements(state, hand)
         draw = rules.draw
@@ -225,7 +235,8 @@ def apply(state: GameState, move: Move) -> GameState:
         if last is not move and last != move:
             _check_legal(state, move)
         if kind is Draw:
-            return _draw(state)
+            # listed placements (they come first) mean the player could place
+            return _draw(state, type(moves[0]) is Place)
         player = state.current_player
         return _end_turn(
             state,
@@ -432,7 +443,8 @@ def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return tuple(v + amount if i == index else v for i, v in enumerate(values))
 
 
-def _draw(state: GameState) -> GameState:
+def _draw(state: GameState, could_place: bool) -> GameState:
+    """The state after the player to move draws (``could_place``: a placement was legal)."""
     context = state.context
     rules = context.rules
     draw = rules.draw
@@ -459,12 +471,7 @@ def _draw(state: GameState) -> GameState:
     drawn_count = state.drawn_count + taken
     log = (player, DRAW, state.log)
     board = state.board
-    if (
-        not state.drawn
-        and draw.voluntary
-        and draw.after_voluntary == "pass"
-        and _fits(rules, board, held)
-    ):
+    if could_place and not state.drawn and draw.after_voluntary == "pass":
         # a voluntary draw: "draw a Bendomino and pass their turn" (seeds/000)
         return _end_turn(state, hand_masks, stock_pos, drawn_mask, drawn_count, log, context)
     keep = _fits(rules, board, hand & drawn_mask)

@@ -72,12 +72,11 @@ def placements(state: GameState, mask: int) -> list[Place]:
 
 def _bend_legal(rules: RuleSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
     """:func:`_bend_placements` less the uneven closings the rules forbid."""
-    places = _bend_placements(rules.tileset, ends, mask)
-    if places and rules.even_closing:
+    if rules.even_closing:
         joints = bend_joints(ends)
         if joints:
-            return _even_only(places, joints, ends)
-    return places
+            return _bend_closing(rules.tileset, ends, mask, joints)
+    return _bend_placements(rules.tileset, ends, mask)
 
 
 def _even_only(
@@ -88,11 +87,67 @@ def _even_only(
     far end meets another open end (a joint ``(end, turn, met)``) showing another number.
     """
     wanted = {(e, turn): ends[met].value for e, turn, met in joints}
-    return tuple(
-        p
-        for p in places
-        if wanted.get((p.end, p.turn), p.shows) == p.shows
-    )
+    return tuple(p for p in places if wanted.get((p.end, p.turn), p.shows) == p.shows)
+
+
+#: :func:`_bend_closing`'s filtered listings of one tile at a joint end: by the id of
+#: the tile set (the value holds the tile set, so its id is not reused while memoised),
+#: then by the key of :func:`_bend_placements` extended by the joint's turn and the
+#: number it needs.
+_CLOSINGS: dict[int, tuple[TileSet, dict[int, tuple[Place, ...]]]] = {}
+
+
+def _bend_closing(
+    tileset: TileSet,
+    ends: tuple[End, ...],
+    mask: int,
+    joints: tuple[tuple[int, int, int], ...],
+) -> tuple[Place, ...]:
+    """
+    :func:`_bend_placements` less the uneven closings, on a board where some placement
+    would close the chain (``joints``): the same listing and memo, except that at a
+    joint end each tile's placements are memoised already filtered.
+    """
+    rule = {e: (turn, ends[met].value) for e, turn, met in joints}
+    out: tuple[Place, ...] = ()
+    fits = tileset._fit_masks
+    memo = tileset._memo
+    held = _CLOSINGS.get(id(tileset))
+    if held is None or held[0] is not tileset:
+        held = remember(_CLOSINGS, id(tileset), (tileset, {}))
+    closings = held[1]
+    for e, end in enumerate(ends):
+        free = end.free
+        value = end.value
+        cand = mask & fits.get(value, _NO_FITS)[free] if free else 0
+        if not cand:
+            continue
+        turn, need = rule.get(e, (0, 0))
+        if e >= 16 or not -8 <= value < 56 or not -8 <= need < 56:
+            out += tuple(
+                p for p in _bend_at(tileset, end, e, cand) if p.turn != turn or p.shows == need
+            )
+            continue
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            key = base + low.bit_length() - 1
+            if not turn:  # not a joint end: the plain memoised listing
+                found = memo.get(key)
+                if found is None:
+                    found = remember(memo, key, _bend_at(tileset, end, e, low))
+                out += found
+                continue
+            joint_key = (key * 4 + turn) * 64 + need + 8
+            found = closings.get(joint_key)
+            if found is None:
+                kept = tuple(
+                    p for p in _bend_at(tileset, end, e, low) if p.turn != turn or p.shows == need
+                )
+                found = remember(closings, joint_key, kept)
+            out += found
+    return out
 
 
 def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: int) -> bool:
@@ -100,10 +155,9 @@ def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: in
     True when placing at ``end`` turning ``turn`` and showing ``shows`` would meet
     another open end that shows another number, and the rules want an even closing.
     """
-    joints_of = getattr(rules.geometry, "joints", None)
-    if not rules.even_closing or joints_of is None:
+    if not rules.even_closing:
         return False
-    for e, t, met in joints_of(board):
+    for e, t, met in rules.geometry.joints(board):  # type: ignore[attr-defined]
         if e == end and t == turn:
             return board.ends[met].value != shows
     return False
@@ -252,8 +306,12 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
         return False
     if listing == LIST_BEND:
         ends = board.ends
-        if rules.even_closing and bend_joints(ends):
-            return bool(_bend_legal(rules, ends, mask))
+        if rules.even_closing:
+            # as in legal_moves: two ends into one cell first, the joints only then
+            a, b = ends[0].left, ends[-1].left
+            if len(ends) != 2 or (a is not None and b is not None and a.q == b.q and a.r == b.r):
+                if bend_joints(ends):
+                    return bool(_bend_legal(rules, ends, mask))
         fits = tileset._fit_masks
         for end in ends:
             free = end.free

@@ -228,11 +228,17 @@ def joints(ends: Sequence[End]) -> tuple[tuple[int, int, int], ...]:
     """
     count = len(ends)
     if count == 2:
-        # the common case, written out: the two ends' target cells differ
+        # the common case, written out
         a, b = ends
         la, lb = a.left, b.left
         if la is None or lb is None or la.q != lb.q or la.r != lb.r:
             return ()
+        step = (b.side - a.side) % 6
+        if step == 5:
+            return ((0, LEFT, 1), (1, RIGHT, 0))
+        if step == 1:
+            return ((0, RIGHT, 1), (1, LEFT, 0))
+        return ()
     found: list[tuple[int, int, int]] = []
     for i in range(count):
         a = ends[i]

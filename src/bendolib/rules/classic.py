@@ -74,7 +74,8 @@ DRAW_DOMINOES = CLASSIC_DRAW.configure(
     deal=Deal(DRAW_HANDS),
     minus_own=True,
     description=(
-        "Seed 004's Draw Dominoes: 7 tiles each for two, 5 for more; draw until playable; a blocked round "
+        "Seed 004's Draw Dominoes: 7 tiles each for two, 5 for more; draw until "
+        "playable; a blocked round "
         "goes to the fewest pips, who scores the others' pips minus their own."
     ),
 )
