@@ -114,8 +114,9 @@ def check_round_end(before: GameState, after: GameState) -> None:
     mover = before.current_player
     play = [after.play_points[s] - before.play_points[s] for s in range(after.players)]
     if any(play) and after.rules.match.target_check == "at_once":
-        played = [before.side_scores[i] + sum(play[s] for s in side)
-                  for i, side in enumerate(after.sides)]
+        played = [
+            before.side_scores[i] + sum(play[s] for s in side) for i, side in enumerate(after.sides)
+        ]
         if max(played) >= after.rules.match.target:
             # seeds/000 All Five: the first player to reach 200 wins, at that placement
             assert after.is_game_over and after.winner == after.side_scores.index(max(played))

@@ -7,9 +7,9 @@ from operator import add, itemgetter
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import IllegalMoveError, RuleSetError
+from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
-from bendolib.geometry.bend import joints as bend_joints
 from bendolib.placing import (
     _bend_closing,
     _bend_placements,
@@ -175,8 +175,10 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
                 rules.even_closing
                 and (
                     len(ends) != 2
-                    or ends[0].left.q == ends[1].left.q  # type: ignore[union-attr]
-                    and ends[0].left.r == ends[1].left.r  # type: ignore[union-attr]
+                    or (
+                        ends[0].left.q == ends[1].left.q  # type: ignore[union-attr]
+                        and ends[0].left.r == ends[1].left.r  # type: ignore[union-attr]
+                    )
                 )
                 and (joints := bend_joints(ends))
             ):

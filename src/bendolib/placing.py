@@ -157,9 +157,10 @@ def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: in
     """
     if not rules.even_closing:
         return False
-    for e, t, met in rules.geometry.joints(board):  # type: ignore[attr-defined]
+    joints: tuple[tuple[int, int, int], ...] = rules.geometry.joints(board)  # type: ignore[attr-defined]
+    for e, t, met in joints:
         if e == end and t == turn:
-            return board.ends[met].value != shows
+            return bool(board.ends[met].value != shows)
     return False
 
 
@@ -309,9 +310,9 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
         if rules.even_closing:
             # as in legal_moves: two ends into one cell first, the joints only then
             a, b = ends[0].left, ends[-1].left
-            if len(ends) != 2 or (a is not None and b is not None and a.q == b.q and a.r == b.r):
-                if bend_joints(ends):
-                    return bool(_bend_legal(rules, ends, mask))
+            same_cell = a is not None and b is not None and a.q == b.q and a.r == b.r
+            if (len(ends) != 2 or same_cell) and bend_joints(ends):
+                return bool(_bend_legal(rules, ends, mask))
         fits = tileset._fit_masks
         for end in ends:
             free = end.free

@@ -183,7 +183,6 @@ class RuleSet:
             raise RuleSetError("at most two tiles (back to back in the centre cell) open the table")
         _check_start(self)
 
-
     @property
     def player_counts(self) -> tuple[int, ...]:
         """The numbers of players this rule set allows."""

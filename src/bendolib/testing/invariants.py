@@ -112,7 +112,9 @@ def tiles_kept(before: GameState, move: Move, after: GameState) -> str | None:
     if isinstance(move, NextRound):
         if aside:
             lost = ", ".join(str(t) for t in after.rules.tileset.tiles_of(aside))
-            return f"the new deal left tiles in no hand, not in the stock and not on the board: {lost}"
+            return (
+                f"the new deal left tiles in no hand, not in the stock and not on the board: {lost}"
+            )
         return None
     was = _set_aside(before)
     if aside != was:
