@@ -285,7 +285,7 @@ def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     given = _bot_names(args.bots) if args.bots else None
     if args.position:
-        state = position_text.loads(args.position)
+        state = _load_position(args.position)
         ruleset, players = state.rules, state.players
     else:
         ruleset = _ruleset(args)
@@ -360,6 +360,17 @@ def _play(args: argparse.Namespace) -> int:
     out.write(f"match over: {winners} wins\n")
     _save_record(args, state, names, start)
     return 0
+
+
+def _load_position(text: str) -> GameState:
+    """A ``--position`` text as a state; a finished match must name a side as winner."""
+    state = position_text.loads(text)
+    if state.is_game_over and not 0 <= state.match_winner < len(state.sides):
+        raise ParseError(
+            f"the match is over but its winner {state.match_winner} is not a side "
+            f"(0 to {len(state.sides) - 1})"
+        )
+    return state
 
 
 def _check_record(path: str, start: GameState, names: Sequence[str], position: str) -> None:
@@ -524,7 +535,7 @@ def _read_input(path: str) -> str:
 def _render(args: argparse.Namespace) -> int:
     """Draw the board of a record (or of a position text) as SVG or text."""
     if args.position:
-        state = position_text.loads(args.position)
+        state = _load_position(args.position)
     elif args.record:
         record = records.load(_read_input(args.record))
         state = _pick_state(record, args.round, args.move)
