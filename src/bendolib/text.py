@@ -7,7 +7,7 @@ import unicodedata
 
 from bendolib.blocking import classify_ends
 from bendolib.geometry import lattice
-from bendolib.render_svg import INNER, OUTER, corner_point
+from bendolib.geometry.drawing import INNER, OUTER, corner_point
 from bendolib.state import GameState
 from bendolib.tiles import RIGHT, TURN_LETTERS, face_str
 
