@@ -27,7 +27,8 @@ CHECKED = ("src", "tests", "examples")
 DISTRIBUTIONS = {"pyspiel": "open_spiel"}
 
 
-def _normal(name: str) -> str:
+def normalized(name: str) -> str:
+    """A distribution or module name compared loosely (case, dashes, dots, underscores)."""
     return re.sub(r"[-_.]+", "", name).lower()
 
 
@@ -39,16 +40,16 @@ def extras() -> dict[str, tuple[str, ...]]:
     found = {}
     for name, body in re.findall(r"^([\w-]+)\s*=\s*\[(.*?)\]", section, flags=re.S | re.M):
         requirements = re.findall(r'"([A-Za-z0-9_.-]+)', body)
-        found[name] = tuple(_normal(r) for r in requirements)
+        found[name] = tuple(normalized(r) for r in requirements)
     return found
 
 
 def extra_for(module: str) -> str | None:
     """The extra that installs ``module``: the one named like it, else the first listing it."""
-    distribution = _normal(DISTRIBUTIONS.get(module, module))
+    distribution = normalized(DISTRIBUTIONS.get(module, module))
     listing = [name for name, packages in extras().items() if distribution in packages]
     for name in listing:
-        if _normal(name) == distribution:
+        if normalized(name) == distribution:
             return name
     return listing[0] if listing else None
 
