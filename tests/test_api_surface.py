@@ -8,8 +8,6 @@ module itself (whenever-style ``test_api_surface``).
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import inspect
 import pkgutil
 import subprocess
@@ -19,15 +17,16 @@ from types import ModuleType
 import pytest
 
 import bendolib
-from bendolib.adapters import MissingExtraError
+import extras
 
 
 def public_modules() -> list[ModuleType]:
     modules: list[ModuleType] = [bendolib]
     for info in pkgutil.walk_packages(bendolib.__path__, "bendolib."):
         if not any(part.startswith("_") for part in info.name.split(".")):
-            with contextlib.suppress(MissingExtraError):  # listed in the test summary
-                modules.append(importlib.import_module(info.name))
+            module = extras.import_module(info.name)  # None: its extra is missing
+            if module is not None:
+                modules.append(module)
     return modules
 
 

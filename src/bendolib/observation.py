@@ -76,7 +76,7 @@ class Observation:
     def __repr__(self) -> str:
         """
         A one-line summary with the observer's hand, e.g. ``<Observation of player 0,
-        basic, 2 players: round 1, move 5, player 1 to move; hand 2-2 3-4L; board 5
+        'basic', 2 players: round 1, move 5, player 1 to move; hand 2-2 3-4L; board 5
         tiles, ends 2 1; hands 2 5; stock 14; scores 0 0>`` (not the tile set).
         """
         if self.phase == GAME_OVER:

@@ -373,15 +373,9 @@ class GameState:
 
         return observe(self, player)
 
-    def __str__(self) -> str:
-        """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
-        from bendolib.text import state_text
-
-        return state_text(self)
-
     def __repr__(self) -> str:
         """
-        A one-line summary, e.g. ``<GameState basic, 2 players, seed 7: round 1,
+        A one-line summary, e.g. ``<GameState 'basic', 2 players, seed 7: round 1,
         move 5, player 1 to move; board 5 tiles, ends 2 1; hands 4 5; stock 14;
         scores 0 0>`` (``str`` gives the picture, ``position_text.dumps`` the whole
         position).
@@ -392,19 +386,20 @@ class GameState:
             turn = "round over"
         else:
             turn = f"player {self.current_player} to move"
-        moves = 0
-        log = self.log
-        while log is not None:
-            moves += 1
-            log = log[2]
         ends = " ".join(str(end.value) for end in self.board.ends) or "none"
         hands = " ".join(str(mask.bit_count()) for mask in self.hand_masks)
         return (
             f"<GameState {self.rules.name!r:.40}, {self.players} players, seed {self.seed}: "
-            f"round {self.round_number}, move {moves}, {turn}; "
+            f"round {self.round_number}, move {len(self.history)}, {turn}; "
             f"board {len(self.board.placements)} tiles, ends {ends}; hands {hands}; "
             f"stock {self.stock_size}; scores {' '.join(map(str, self.scores))}>"
         )
+
+    def __str__(self) -> str:
+        """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
+        from bendolib.text import state_text
+
+        return state_text(self)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         """IPython's plain-text display: the text picture."""
