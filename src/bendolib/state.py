@@ -373,6 +373,16 @@ class GameState:
 
         return observe(self, player)
 
+    def __str__(self) -> str:
+        """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
+        from bendolib.text import state_text
+
+        return state_text(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's plain-text display: the text picture."""
+        printer.text(str(self))
+
     def __repr__(self) -> str:
         """
         A one-line summary, e.g. ``<GameState 'basic', 2 players, seed 7: round 1,
@@ -394,16 +404,6 @@ class GameState:
             f"board {len(self.board.placements)} tiles, ends {ends}; hands {hands}; "
             f"stock {self.stock_size}; scores {' '.join(map(str, self.scores))}>"
         )
-
-    def __str__(self) -> str:
-        """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
-        from bendolib.text import state_text
-
-        return state_text(self)
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        """IPython's plain-text display: the text picture."""
-        printer.text(str(self))
 
     def _repr_svg_(self) -> str:
         """Jupyter's rich display: the SVG picture of the board."""
