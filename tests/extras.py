@@ -12,14 +12,12 @@ type-check (one per line) and, on standard error, a line per file left out;
 from __future__ import annotations
 
 import ast
-import importlib
 import importlib.util
 import re
 import sys
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src"
@@ -137,19 +135,6 @@ def missing_in_code(code: str) -> tuple[str, ...]:
 def missing_in_file(path: Path) -> tuple[str, ...]:
     """The packages the file at ``path`` needs and lacks (see :func:`missing_in_code`)."""
     return _closure(set(), [path.resolve()])
-
-
-def import_module(name: str) -> ModuleType | None:
-    """
-    The package module ``name``, or ``None`` when it needs an extra that is not
-    installed (an adapter: the test summary lists it).
-    """
-    from bendolib.adapters import MissingExtraError
-
-    try:
-        return importlib.import_module(name)
-    except MissingExtraError:
-        return None
 
 
 def reason(missing: Iterable[str]) -> str:
