@@ -328,6 +328,18 @@ def test_text_pictures() -> None:
     assert "player 1 (you)" in bendolib.text.state_text(classic, viewer=1)
 
 
+def test_the_text_picture_in_the_docs_is_what_the_library_prints() -> None:
+    """docs/rendering.md shows the output of its own snippet, and the two reprs."""
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "rendering.md").read_text("utf-8")
+    state = bendolib.new_game(bendolib.rules.get("basic"), players=2, seed=7)
+    for _ in range(6):
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+    assert f"```text\n{state}\n```" in docs
+    assert f"```text\n{state!r}\n{state.observation(0)!r}\n```" in docs
+
+
 #: One character of the map covers 3.75 x 7.5 mm; a tile is a third of an annulus.
 CHARACTER_AREA = 3.75 * 7.5
 TILE_AREA = math.pi * (33**2 - 12**2) / 3
