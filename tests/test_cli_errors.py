@@ -326,6 +326,28 @@ def test_records_are_replaced_whole_and_keep_the_file_mode(
     assert status == 0 and fresh.stat().st_mode & 0o777 == 0o666 & ~_umask()
 
 
+def test_records_through_links_and_to_devices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The atomic rename must not replace a symbolic link, nor /dev/null (run as root)."""
+    real = tmp_path / "real.json"
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    status, _, _ = run(["play", "--seed", "3", "--record", str(link)], capsys, monkeypatch, "q\n")
+    assert status == 0 and link.is_symlink()
+    assert records.load(real.read_text(encoding="utf-8")).seed == 3
+    status, out, _ = run(
+        ["play", "--seed", "3", "--record", "/dev/null"], capsys, monkeypatch, "q\n"
+    )
+    assert status == 0 and "record written to /dev/null" in out
+    assert Path("/dev/null").is_char_device()
+    svg = tmp_path / "no" / "board.svg"
+    position = pt.dumps(finished_match())
+    status, _, err = run(["render", "--position", position, "--svg", str(svg)], capsys, monkeypatch)
+    assert "cannot write" in one_error_line(status, err) and ".tmp" not in err
+
+
 def _umask() -> int:
     import os
 

@@ -397,9 +397,11 @@ def _save_record(
 
 def _check_writable(path: str) -> None:
     """Raise a one-line error unless a file can be written at ``path`` (nothing is kept)."""
-    target = os.path.abspath(path)
+    target = os.path.realpath(path)
     if os.path.isdir(target):
         raise BendolibError(f"cannot write {path!r}: it is a folder")
+    if os.path.exists(target) and not os.path.isfile(target):
+        return  # a device or a pipe (/dev/null, /dev/stdout): written in place
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise BendolibError(f"cannot write {path!r}: there is no folder {folder!r}")
@@ -416,16 +418,28 @@ def _write_file(path: str, text: str) -> None:
     """
     Write ``text`` to ``path`` atomically: to a new file beside it, then renamed over
     it, so that a failure leaves any existing file as it was.
+
+    A device or a pipe (``/dev/stdout``) is written in place; a symbolic link is
+    followed, and the file it points to replaced.
     """
-    target = os.path.abspath(path)
-    folder = os.path.dirname(target)
+    _check_writable(path)
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(target, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        return
     try:
         mode = os.stat(target).st_mode & 0o777
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".bendolib-", suffix=".tmp")
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=os.path.dirname(target), prefix=".bendolib-", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
@@ -433,9 +447,11 @@ def _write_file(path: str, text: str) -> None:
             os.fsync(stream.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
         raise
 
 
