@@ -170,14 +170,16 @@ typedef struct {
     mask_t doubles, full, wild_mask;
     uint64_t wild_faces;    /* bit face + 8 */
     int hand_size, table_tiles;
-    int start_kind, start_tile, start_redeal, start_opens, start_seat;
+    int start_kind, start_tile, start_redeal, start_opens, start_seat, start_split;
+    mask_t twins[MAXT]; /* the tiles with each tile's numbers (both bends of a pair) */
+    int has_twins;
     int when_stuck, voluntary, must_play, batch, max_per_turn, draws;
     int finish_last;
     int scoring;
     int lowest_side, locker_loses, minus_own, out_wins, takes_all;
     int64_t win_points;     /* -1: pips */
     int64_t place_points[MAXP];
-    int share;
+    int share, round_up;
     int64_t target;
     int nsides, side_of[MAXP], side_size[MAXP], side_seats[MAXP][MAXP];
     int multiple;           /* All Five's play scoring, 0: none */
@@ -694,7 +696,7 @@ static int score_round(const Spec *sp, const KState *st, int blocked, const int6
             int64_t sum = 0;
             for (int k = place; k < end; k++)
                 sum += sp->place_points[k];
-            int64_t share = floor_div(sum, end - place);
+            int64_t share = sp->round_up ? -floor_div(-sum, end - place) : floor_div(sum, end - place);
             for (int k = place; k < end; k++)
                 points[order[k]] = share;
             place = end;
@@ -841,6 +843,21 @@ static int choose_start(const Spec *sp, const KState *st, int *player, int *open
             return 1;
     }
     *player = holder(sp, st, tile);
+    if (sp->start_split && sp->has_twins) {
+        /* the highest tile dealt in both bends: its holders, the lowest seat first */
+        mask_t copies = dealt & sp->twins[tile];
+        int lowest = -1, holders = 0;
+        for (int s = 0; s < sp->players; s++)
+            if (st->hands[s] & copies) {
+                if (lowest < 0)
+                    lowest = s;
+                holders++;
+            }
+        if (holders > 1 && sp->start_split == 1)
+            return 1;
+        *player = lowest;
+        tile = lowest_bit(st->hands[lowest] & copies);
+    }
     *opening = sp->start_opens ? tile : -1;
     return 0;
 }
@@ -959,6 +976,27 @@ static void apply_effects(const Spec *sp, KState *st, int tile) {
     }
 }
 
+/* the match won in play by the current player's placement: the round stops there, its
+ * result scores no points and credits the placer (Match.target_check "at_once") */
+static int stop_match(const Spec *sp, KState *st, int winner) {
+    int player = st->current;
+    if (!st->hands[player])
+        st->out[st->nout++] = (int8_t)player;
+    st->has_result = 1;
+    st->r_blocked = 0;
+    st->r_nout = st->nout;
+    memcpy(st->r_order, st->out, sizeof st->out);
+    for (int s = 0; s < sp->players; s++) {
+        st->r_hand[s] = hand_points(sp, st->hands[s]);
+        st->r_points[s] = 0;
+    }
+    st->r_nwinners = 1;
+    st->r_winners[0] = (int8_t)player;
+    st->phase = GAME_OVER;
+    st->match_winner = winner;
+    return 0;
+}
+
 static int do_place(const Spec *sp, KState *st, const KMove *m) {
     int player = st->current, err;
     if (m->end == OPENING) {
@@ -970,6 +1008,10 @@ static int do_place(const Spec *sp, KState *st, const KMove *m) {
     if (err)
         return err;
     mask_t hand = st->hands[player] &= ~((mask_t)1 << m->tile);
+    st->opening = -1;
+    st->last_placer = player;
+    st->drawn = 0;
+    st->drawn_count = 0;
     if (sp->multiple) {
         int64_t total = 0;
         for (int e = 0; e < st->nends; e++)
@@ -977,12 +1019,13 @@ static int do_place(const Spec *sp, KState *st, const KMove *m) {
         if (total % sp->multiple == 0 && total != 0) {
             st->scores[player] += total;
             st->play_points[player] += total;
+            if (sp->end_in_play) {
+                int winner = match_winner(sp, st);
+                if (winner >= 0)
+                    return stop_match(sp, st, winner);
+            }
         }
     }
-    st->opening = -1;
-    st->last_placer = player;
-    st->drawn = 0;
-    st->drawn_count = 0;
     if (!hand)
         st->out[st->nout++] = (int8_t)player;
     if (sp->neffects)
@@ -1176,7 +1219,7 @@ static int read_spec(PyObject *t, Spec *sp) {
              *match = PyTuple_GET_ITEM(t, 8), *effects = PyTuple_GET_ITEM(t, 9),
              *flags = PyTuple_GET_ITEM(t, 10), *deal = PyTuple_GET_ITEM(t, 11);
     if (tuple_of(head, 4, "head") || tuple_of(tiles, -1, "tiles") || tuple_of(wild, -1, "wild") ||
-        tuple_of(start, 5, "start") || tuple_of(draw, 5, "draw") || tuple_of(scoring, 7, "scoring") ||
+        tuple_of(start, 6, "start") || tuple_of(draw, 5, "draw") || tuple_of(scoring, 7, "scoring") ||
         tuple_of(places, -1, "places") || tuple_of(sides, -1, "sides") || tuple_of(match, 2, "match") ||
         tuple_of(effects, -1, "effects") || tuple_of(flags, 4, "flags") || tuple_of(deal, 2, "deal"))
         return -1;
@@ -1211,6 +1254,13 @@ static int read_spec(PyObject *t, Spec *sp) {
             sp->doubles |= (mask_t)1 << i;
     }
     sp->full = sp->n == 64 ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
+    for (int i = 0; i < sp->n; i++) {
+        for (int j = 0; j < sp->n; j++)
+            if (sp->a[i] == sp->a[j] && sp->b[i] == sp->b[j])
+                sp->twins[i] |= (mask_t)1 << j;
+        if (sp->twins[i] != ((mask_t)1 << i))
+            sp->has_twins = 1;
+    }
     for (int f = 0; f < NFACE; f++)
         for (int i = 0; i < sp->n; i++) {
             int face = f - FACE0;
@@ -1235,6 +1285,7 @@ static int read_spec(PyObject *t, Spec *sp) {
     GET(start, 2, sp->start_redeal);
     GET(start, 3, sp->start_opens);
     GET(start, 4, sp->start_seat);
+    GET(start, 5, sp->start_split);
     GET(draw, 0, sp->when_stuck);
     GET(draw, 1, sp->voluntary);
     GET(draw, 2, sp->must_play);
@@ -1250,12 +1301,14 @@ static int read_spec(PyObject *t, Spec *sp) {
     GET(scoring, 6, sp->win_points);
     if (sp->scoring < SCORE_WINNER_TAKES || sp->scoring > SCORE_HIGHEST_PLAY)
         return unsupported("an unknown round scoring");
-    if (PyTuple_GET_SIZE(places) > 1 + MAXP)
+    if (PyTuple_GET_SIZE(places) > 2 + MAXP || PyTuple_GET_SIZE(places) == 1)
         return unsupported("too many place points");
-    for (Py_ssize_t k = 1; k < PyTuple_GET_SIZE(places); k++)
-        GET(places, k, sp->place_points[k - 1]);
-    if (PyTuple_GET_SIZE(places))
+    for (Py_ssize_t k = 2; k < PyTuple_GET_SIZE(places); k++)
+        GET(places, k, sp->place_points[k - 2]);
+    if (PyTuple_GET_SIZE(places)) {
         GET(places, 0, sp->share);
+        GET(places, 1, sp->round_up);
+    }
     sp->nsides = (int)PyTuple_GET_SIZE(sides);
     if (sp->nsides < 1 || sp->nsides > MAXP)
         return unsupported("sides out of the kernel's range");

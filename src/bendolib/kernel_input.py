@@ -6,6 +6,11 @@ The kernel knows the built-in parts exactly: the tile sets of at most 64 tiles, 
 straight line and the bend lattice, the built-in policies (by their class, not a
 subclass, and by their fields: a policy that gained a parameter is played by the Python
 engine until the kernel learns it) and at most 8 players.
+
+The rule options of issue 13 (``RuleSet.closing``, ``DrawPolicy.after_voluntary`` and
+``when_blocked``, ``Match.target_check``, ``FinishingOrder.rounding``,
+``HighestDouble.split``) are read when the rule set has them; a rule set without them
+plays the behaviour they were introduced to change.
 """
 
 from __future__ import annotations
@@ -53,20 +58,33 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
             "description",
             "wild_mask",
             "listing",
+            "closing",
+            "even_closing",
         }
     ),
     StraightGeometry: frozenset({"name", "uses_bends"}),
     BendGeometry: frozenset({"name", "uses_bends"}),
     Deal: frozenset({"hand_sizes", "table_tiles"}),
-    DrawPolicy: frozenset({"when_stuck", "voluntary", "must_play", "batch", "max_per_turn", "draws"}),
-    Match: frozenset({"target", "teams", "_seats"}),
-    HighestDouble: frozenset({"no_double", "opens"}),
+    DrawPolicy: frozenset(
+        {
+            "when_stuck",
+            "voluntary",
+            "must_play",
+            "batch",
+            "max_per_turn",
+            "draws",
+            "after_voluntary",
+            "when_blocked",
+        }
+    ),
+    Match: frozenset({"target", "teams", "_seats", "target_check"}),
+    HighestDouble: frozenset({"no_double", "opens", "split"}),
     HolderOf: frozenset({"a", "b", "fallback"}),
     FixedSeat: frozenset({"seat"}),
     WinnerTakesPips: frozenset(
         {"blocked_winner", "tie", "minus_own", "out_wins", "takes", "win_points"}
     ),
-    FinishingOrder: frozenset({"table", "tie"}),
+    FinishingOrder: frozenset({"table", "tie", "rounding"}),
     HighestPlayScore: frozenset({"tie"}),
     EndsMultiple: frozenset({"multiple"}),
     FaceEffects: frozenset({"by_face"}),
@@ -84,28 +102,40 @@ def _known(part: Any, what: str) -> None:
     fields = KNOWN_FIELDS.get(type(part))
     if fields is None:
         raise NotForKernel(f"{what} is a {type(part).__name__}")
-    names = frozenset(f.name for f in attrs.fields(type(part)))
-    if names != fields:
-        raise NotForKernel(f"{what} has parameters {sorted(names ^ fields)} the kernel lacks")
-
-
-def _start(start: Any, tileset: Any) -> tuple[int, int, int, int, int]:
-    """(kind, tile, redeal, opens, seat) of a start policy; kind 0 when unknown."""
-    if type(start) is FixedSeat and KNOWN_FIELDS[FixedSeat] == _fields(start):
-        return (3, -1, 0, 0, start.seat)
-    if type(start) is HolderOf and KNOWN_FIELDS[HolderOf] == _fields(start):
-        fallback = start.fallback
-        if type(fallback) is not HighestDouble or KNOWN_FIELDS[HighestDouble] != _fields(fallback):
-            return (0, -1, 0, 0, 0)
-        tile = tileset.find(start.a, start.b)
-        return (2, tile, int(fallback.no_double == "redeal"), int(fallback.opens), 0)
-    if type(start) is HighestDouble and KNOWN_FIELDS[HighestDouble] == _fields(start):
-        return (1, -1, int(start.no_double == "redeal"), int(start.opens), 0)
-    return (0, -1, 0, 0, 0)
+    unknown = _fields(part) - fields
+    if unknown:
+        raise NotForKernel(f"{what} has parameters {sorted(unknown)} the kernel lacks")
 
 
 def _fields(part: Any) -> frozenset[str]:
     return frozenset(f.name for f in attrs.fields(type(part)))
+
+
+def _plays(part: Any, cls: type) -> bool:
+    return type(part) is cls and _fields(part) <= KNOWN_FIELDS[cls]
+
+
+#: HighestDouble.split: 0 before the option existed (the first holder of the tile).
+_SPLIT = {None: 0, "redeal": 1, "lowest_seat": 2}
+
+
+def _highest_double(policy: HighestDouble) -> tuple[int, int, int]:
+    """(redeal, opens, split) of a HighestDouble policy."""
+    split = _SPLIT[getattr(policy, "split", None)]
+    return int(policy.no_double == "redeal"), int(policy.opens), split
+
+
+def _start(start: Any, tileset: Any) -> tuple[int, int, int, int, int, int]:
+    """(kind, tile, redeal, opens, seat, split) of a start policy; kind 0 when unknown."""
+    if _plays(start, FixedSeat):
+        return (3, -1, 0, 0, start.seat, 0)
+    if _plays(start, HolderOf) and _plays(start.fallback, HighestDouble):
+        redeal, opens, split = _highest_double(start.fallback)
+        return (2, tileset.find(start.a, start.b), redeal, opens, 0, split)
+    if _plays(start, HighestDouble):
+        redeal, opens, split = _highest_double(start)
+        return (1, -1, redeal, opens, 0, split)
+    return (0, -1, 0, 0, 0, 0)
 
 
 def _scoring(scoring: Any, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -123,7 +153,12 @@ def _scoring(scoring: Any, players: int) -> tuple[tuple[int, ...], tuple[int, ..
             win,
         ), ()
     if type(scoring) is FinishingOrder:
-        return (2, 0, 0, 0, 0, 0, -1), (int(scoring.tie == "share"), *scoring.points_for(players))
+        up = getattr(scoring, "rounding", "down") == "up"
+        return (2, 0, 0, 0, 0, 0, -1), (
+            int(scoring.tie == "share"),
+            int(up),
+            *scoring.points_for(players),
+        )
     if type(scoring) is HighestPlayScore:
         return (3, 0, 0, 0, 0, 0, -1), ()
     raise NotForKernel(f"the round scoring is a {type(scoring).__name__}")  # pragma: no cover
@@ -186,8 +221,12 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
         rules.match.sides(players),
         (rules.match.target, multiple),
         _effects(rules.effects),
-        # the rule options of issue 13, off until the rule set carries them
-        (0, 0, 0, 0),
+        (
+            int(bends and getattr(rules, "even_closing", False)),
+            int(getattr(draw, "when_blocked", "as_stuck") == "one_each"),
+            int(draw.voluntary and getattr(draw, "after_voluntary", "play") == "pass"),
+            int(getattr(rules.match, "target_check", "round_end") == "at_once"),
+        ),
         (hand_size, rules.deal.table_tiles),
     )
 

@@ -26,8 +26,8 @@ from typing import NamedTuple
 from bendolib.engine import apply, legal_moves
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board
-from bendolib.inference import fitting_mask
 from bendolib.moves import DRAW, OPENING, Move, Place
+from bendolib.placing import placements
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GAME_OVER, PLAYING, GameState
@@ -84,6 +84,15 @@ def board_after(rules: RuleSet, board: Board, move: Place) -> Board:
     return rules.geometry.place(board, move.end, move.tile, move.inward, move.shows, move.turn)
 
 
+def fitting(state: GameState, board: Board) -> int:
+    """Bitmask of the tiles of the whole set that could be placed on ``board``."""
+    probe = state.replace(board=board, opening=-1, drawn=0)
+    mask = 0
+    for move in placements(probe, state.rules.tileset.full_mask):
+        mask |= 1 << state.rules.tileset.index(move.tile)
+    return mask
+
+
 def greedy_index(state: GameState, legal: Sequence[Move]) -> int:
     """The ``"greedy"`` policy (:class:`bendolib.bots.GreedyBot`'s choice), as an index."""
     top = -1
@@ -108,7 +117,7 @@ def greedy_index(state: GameState, legal: Sequence[Move]) -> int:
             options = 0
             if rest:
                 after = board_after(rules, state.board, move)
-                options = (fitting_mask(rules, state.players, after) & rest).bit_count()
+                options = (fitting(state, after) & rest).bit_count()
             if options > most:
                 best, most = k, options
         return best
