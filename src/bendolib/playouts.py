@@ -38,11 +38,10 @@ def _load_kernel() -> ModuleType | None:
     if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
-        from bendolib import _kernel  # type: ignore[attr-defined]
+        from bendolib import _kernel
     except ImportError:
         return None
-    kernel: ModuleType = _kernel
-    return kernel
+    return _kernel
 
 
 _kernel = _load_kernel()
