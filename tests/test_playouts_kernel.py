@@ -363,3 +363,41 @@ def test_policies_choose_as_the_bots(state: GameState) -> None:
 
     chosen = GreedyBot().choose(state.observation(state.current_player), legal, random.Random(0))
     assert legal[greedy_index(state, legal)] == chosen
+
+
+# -- the search bot's rollouts ----------------------------------------------------------
+
+
+@settings(max_examples=30)
+@given(strategies.game_states(allow_game_over=False), st.integers(0, 2**32))
+def test_sampled_worlds_list_the_observed_moves(state: GameState, seed: int) -> None:
+    """The search bot plays legal_moves(world)[j] for the observed move j: they are equal."""
+    import random
+
+    if state.is_round_over:
+        return
+    observation = state.observation(state.current_player)
+    world = bendolib.sample_state(observation, random.Random(seed), forced_draws=True)
+    assert legal_moves(world) == legal_moves(state)
+
+
+def test_search_bot_chooses_as_with_the_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rollouts in the kernel change the bot's speed, never its choices."""
+    import random
+
+    from bendolib.bots import search
+
+    bot = search.SearchBot(worlds=3)
+    state = new_game(bendolib.rules.get("all-five"), 2, seed=8)
+    seen = []
+    while not state.is_round_over:
+        legal = legal_moves(state)
+        observation = state.observation(state.current_player)
+        fast = bot.choose(observation, legal, random.Random(len(seen)))
+        with monkeypatch.context() as patch:
+            patch.setattr(search, "playouts", reference_playouts)
+            slow = bot.choose(observation, legal, random.Random(len(seen)))
+        assert fast == slow
+        seen.append(fast)
+        state = apply(state, fast)
+    assert len(seen) > 5
