@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import bendolib
 from bendolib import GameState, Move, Place, apply, legal_moves, new_game
 from bendolib import playouts as kernel_api
-from bendolib.kernel_input import spec_tuple, state_tuple
+from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib.moves import Draw, NextRound, Pass
 from bendolib.playouts_reference import Outcome, reference_playouts
 from bendolib.rng import SplitMix64

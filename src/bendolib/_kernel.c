@@ -4,7 +4,7 @@
  * The specification is the Python engine (bendolib.engine) driven by
  * bendolib.playouts_reference: this file makes exactly the moves that code makes,
  * with the same SplitMix64 draws, and lists the legal moves in the engine's order.
- * bendolib.kernel_input turns a RuleSet into a flat "spec" tuple and a GameState into
+ * bendolib._kernel_input turns a RuleSet into a flat "spec" tuple and a GameState into
  * a flat "state" tuple; anything this kernel does not know never reaches it (the
  * Python engine plays it instead).  Conditions met only inside a playout that the
  * kernel does not handle (a deal that never suits the start policy, a scorer asked
@@ -1207,7 +1207,7 @@ static void spec_destroy(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, "bendolib._kernel.Spec"));
 }
 
-/* spec tuple: see bendolib.kernel_input.spec_tuple */
+/* spec tuple: see bendolib._kernel_input.spec_tuple */
 static int read_spec(PyObject *t, Spec *sp) {
     memset(sp, 0, sizeof *sp);
     if (tuple_of(t, 12, "spec"))
@@ -1395,7 +1395,7 @@ static int read_mask(PyObject *obj, mask_t *out) {
     return 0;
 }
 
-/* state tuple: see bendolib.kernel_input.state_tuple */
+/* state tuple: see bendolib._kernel_input.state_tuple */
 static int read_state(const Spec *sp, PyObject *t, KState *st) {
     memset(st, 0, sizeof *st);
     if (tuple_of(t, 21, "state"))

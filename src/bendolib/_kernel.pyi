@@ -9,7 +9,7 @@ class Unsupported(Exception):
     """A rule set, state or event the kernel leaves to the Python engine."""
 
 def compile(spec: tuple[Any, ...], /) -> object:
-    """A compiled rule set for one player count (see bendolib.kernel_input.spec_tuple)."""
+    """A compiled rule set for one player count (see bendolib._kernel_input.spec_tuple)."""
 
 def run(
     spec: object,

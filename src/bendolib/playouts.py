@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from bendolib.kernel_input import NotForKernel, spec_tuple, state_tuple
+from bendolib._kernel_input import NotForKernel, spec_tuple, state_tuple
 from bendolib.playouts_reference import (
     POLICIES,
     UNTIL,
