@@ -4,7 +4,8 @@ The differential tests play the same playouts (same state, policy and seed) in t
 and in :func:`bendolib.playouts_reference.reference_playouts` and compare every move and
 outcome; they call the kernel directly, so a silent fallback cannot pass them.  CI plays a
 few hundred playouts per built-in rule set and player count; the long profile plays
-``BENDOLIB_DIFFERENTIAL`` (e.g. 10000) of them:
+``BENDOLIB_DIFFERENTIAL`` (e.g. 10000) random playouts of each, and proportionally more of
+the rest (heaviest and greedy from 50 positions, 10 whole matches per policy):
 
     BENDOLIB_DIFFERENTIAL=10000 pytest -q tests/test_playouts_kernel.py -k differential
 
@@ -137,7 +138,7 @@ def test_differential_random_playouts(name: str, players: int) -> None:
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_differential_heaviest_and_greedy(name: str, players: int) -> None:
     """The deterministic policies, each from several positions, first moves forced."""
-    count = max(4, PER_CONFIG // 40)
+    count = max(4, PER_CONFIG // 200)
     for state in starts(name, players, count):
         if state.is_round_over:
             continue
@@ -153,7 +154,7 @@ def test_differential_heaviest_and_greedy(name: str, players: int) -> None:
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_differential_whole_matches(name: str, players: int) -> None:
     """Playouts to the end of the match: the next rounds' deals and starts too."""
-    count = max(2, PER_CONFIG // 100)
+    count = max(2, PER_CONFIG // 1000)
     for k, state in enumerate(starts(name, players, 2)):
         for policy in ("random", "greedy"):
             expected = reference_playouts(
