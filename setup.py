@@ -1,4 +1,5 @@
-"""Build of the optional compiled kernel (the rest of the metadata is in pyproject.toml).
+"""
+Build of the optional compiled kernel (the rest of the metadata is in pyproject.toml).
 
 The extension is optional: when it cannot be compiled (no compiler, or ``CC=false``) the
 install goes on without it, and bendolib plays every playout on the Python engine.  Set

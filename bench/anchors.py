@@ -66,9 +66,7 @@ def _keys(state: GameState) -> dict[Key, Move]:
     return keys
 
 
-def lock_step(
-    rules: RuleSet, players: int, seed: int, anchor: Any
-) -> tuple[GameState, str | None]:
+def lock_step(rules: RuleSet, players: int, seed: int, anchor: Any) -> tuple[GameState, str | None]:
     """Play one deal in bendolib and in ``anchor`` together; the final state, or a mismatch."""
     state = new_game(rules, players, seed)
     rng = SplitMix64(seed)
@@ -179,7 +177,9 @@ class DominoesAnchor:
         return bool(self.game.result.points == points[0] + points[2] - points[1] - points[3])
 
 
-def verify(rules: RuleSet, players: int, make: Callable[[GameState], Any], deals: int) -> str | None:
+def verify(
+    rules: RuleSet, players: int, make: Callable[[GameState], Any], deals: int
+) -> str | None:
     """None when ``rules`` and the anchor play the same game on ``deals`` deals, else why not."""
     for seed in range(deals):
         anchor = make(new_game(rules, players, seed))
@@ -353,7 +353,10 @@ def main() -> None:
             print(f"NOT THE SAME GAME: {rules.name} and {label}: {problem}; pair left out")
             continue
         print(f"verified: {rules.name} {players}p and {label}, {args.verify} deals in lock-step")
-        step, batch = f"bendolib {rules.name} {players}p, step API", f"bendolib {rules.name}, playouts"
+        step, batch = (
+            f"bendolib {rules.name} {players}p, step API",
+            f"bendolib {rules.name}, playouts",
+        )
         runs[step] = step_playout(rules, players)
         runs[batch] = batch_playouts(rules, players)
         runs[f"{label}, in place"] = in_place

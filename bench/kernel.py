@@ -80,8 +80,10 @@ def main() -> None:
     if not args.json:
         engine = "compiled kernel" if kernel_api.KERNEL else "Python engine (no kernel)"
         print(f"bendolib.playouts runs on the {engine}")
-        print(f"{'rule set':24} {'p':>2} {'kernel playouts/s':>30} {'step API playouts/s':>26} "
-              f"{'kernel / step':>24}")
+        print(
+            f"{'rule set':24} {'p':>2} {'kernel playouts/s':>30} {'step API playouts/s':>26} "
+            f"{'kernel / step':>24}"
+        )
     rows = []
     for name in args.rules.split(","):
         rules = bendolib.rules.get(name)

@@ -37,7 +37,7 @@ from bendolib.testing import strategies
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "perft"))
 
-from perft_core import ALONG, start_position  # noqa: E402
+from perft_core import ALONG, start_position
 
 needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
 
@@ -351,7 +351,7 @@ def test_the_environment_variable_forces_the_python_engine() -> None:
 @settings(max_examples=60)
 @given(strategies.game_states(allow_game_over=False))
 def test_policies_choose_as_the_bots(state: GameState) -> None:
-    """"heaviest" is the search bot's rollout policy, "greedy" the greedy bot's choice."""
+    """The "heaviest" policy is the search bot's rollout policy, "greedy" the greedy bot's."""
     from bendolib.bots.baseline import GreedyBot
     from bendolib.bots.search import heaviest_move
     from bendolib.playouts_reference import greedy_index, heaviest_index
@@ -390,7 +390,7 @@ def test_search_bot_chooses_as_with_the_python_engine(monkeypatch: pytest.Monkey
 
     bot = search.SearchBot(worlds=3)
     state = new_game(bendolib.rules.get("all-five"), 2, seed=8)
-    seen = []
+    seen: list[Move] = []
     while not state.is_round_over:
         legal = legal_moves(state)
         observation = state.observation(state.current_player)

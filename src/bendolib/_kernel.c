@@ -8,7 +8,7 @@
  * a flat "state" tuple; anything this kernel does not know never reaches it (the
  * Python engine plays it instead).  Conditions met only inside a playout that the
  * kernel does not handle (a deal that never suits the start policy, a scorer asked
- * about a seat that laid no tile...) raise Unsupported, and the caller falls back.
+ * about a seat that laid no tile...) raise UnsupportedError, and the caller falls back.
  *
  * Data: tile sets of at most 64 tiles (hands, the drawn tiles and fit tables are
  * 64-bit masks), at most 8 players and 4 open ends.  On the curved lattice a cell is
@@ -55,7 +55,7 @@ enum { POLICY_RANDOM = 0, POLICY_HEAVIEST = 1, POLICY_GREEDY = 2 };
 /* error codes of the playing functions (0 is success) */
 #define E_UNSUPPORTED (-1)
 
-static PyObject *Unsupported;
+static PyObject *UnsupportedError;
 
 /* -- bits ---------------------------------------------------------------------- */
 
@@ -1183,7 +1183,7 @@ static int get_long(PyObject *seq, Py_ssize_t i, long long *out) {
 }
 
 static int unsupported(const char *why) {
-    PyErr_SetString(Unsupported, why);
+    PyErr_SetString(UnsupportedError, why);
     return -1;
 }
 
@@ -1613,7 +1613,7 @@ static PyObject *outcome(PyObject *cls, const Spec *sp, const KState *st, int mo
 
 static int raise_for(int err) {
     if (!PyErr_Occurred())
-        PyErr_SetString(Unsupported, "a position the kernel does not play");
+        PyErr_SetString(UnsupportedError, "a position the kernel does not play");
     return err;
 }
 
@@ -1672,7 +1672,7 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
             if (forced == -1 && PyErr_Occurred())
                 goto fail;
             if (forced < 0 || forced >= root_list.count) {
-                PyErr_SetString(Unsupported, "a first move out of range");
+                PyErr_SetString(UnsupportedError, "a first move out of range");
                 goto fail;
             }
         }
@@ -1865,13 +1865,13 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    Unsupported = PyErr_NewException("bendolib._kernel.Unsupported", PyExc_Exception, NULL);
-    if (!Unsupported || PyModule_AddObject(m, "Unsupported", Unsupported)) {
-        Py_XDECREF(Unsupported);
+    UnsupportedError = PyErr_NewException("bendolib._kernel.UnsupportedError", PyExc_Exception, NULL);
+    if (!UnsupportedError || PyModule_AddObject(m, "UnsupportedError", UnsupportedError)) {
+        Py_XDECREF(UnsupportedError);
         Py_DECREF(m);
         return NULL;
     }
-    Py_INCREF(Unsupported);
+    Py_INCREF(UnsupportedError);
     if (PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
         Py_DECREF(m);

@@ -5,7 +5,7 @@ from typing import Any
 MAX_TILES: int
 MAX_PLAYERS: int
 
-class Unsupported(Exception):
+class UnsupportedError(Exception):
     """A rule set, state or event the kernel leaves to the Python engine."""
 
 def compile(spec: tuple[Any, ...], /) -> object:

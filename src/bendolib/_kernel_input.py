@@ -93,18 +93,18 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
 }
 
 
-class NotForKernel(Exception):
+class NotForKernelError(Exception):
     """A rule set or state the kernel does not play (the message says why)."""
 
 
 def _known(part: Any, what: str) -> None:
-    """Raise NotForKernel unless ``part`` is a built-in class with the fields the kernel knows."""
+    """Raise NotForKernelError unless ``part`` is a built-in class with fields the kernel knows."""
     fields = KNOWN_FIELDS.get(type(part))
     if fields is None:
-        raise NotForKernel(f"{what} is a {type(part).__name__}")
+        raise NotForKernelError(f"{what} is a {type(part).__name__}")
     unknown = _fields(part) - fields
     if unknown:
-        raise NotForKernel(f"{what} has parameters {sorted(unknown)} the kernel lacks")
+        raise NotForKernelError(f"{what} has parameters {sorted(unknown)} the kernel lacks")
 
 
 def _fields(part: Any) -> frozenset[str]:
@@ -161,7 +161,7 @@ def _scoring(scoring: Any, players: int) -> tuple[tuple[int, ...], tuple[int, ..
         )
     if type(scoring) is HighestPlayScore:
         return (3, 0, 0, 0, 0, 0, -1), ()
-    raise NotForKernel(f"the round scoring is a {type(scoring).__name__}")  # pragma: no cover
+    raise NotForKernelError(f"the round scoring is a {type(scoring).__name__}")  # pragma: no cover
 
 
 def _effects(effects: Any) -> tuple[tuple[int, int, int], ...]:
@@ -179,19 +179,23 @@ def _effects(effects: Any) -> tuple[tuple[int, int, int], ...]:
 
 
 def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
-    """The kernel's description of ``rules`` for ``players`` (raises NotForKernel)."""
+    """The kernel's description of ``rules`` for ``players`` (raises NotForKernelError)."""
     _known(rules, "the rule set")
     _known(rules.geometry, "the geometry")
-    for part, what in ((rules.deal, "the deal"), (rules.draw, "the draw"), (rules.match, "the match")):
+    for part, what in (
+        (rules.deal, "the deal"),
+        (rules.draw, "the draw"),
+        (rules.match, "the match"),
+    ):
         _known(part, what)
     tileset = rules.tileset
     if len(tileset) > MAX_TILES:
-        raise NotForKernel(f"{tileset.name} has {len(tileset)} tiles (the kernel: {MAX_TILES})")
+        raise NotForKernelError(f"{tileset.name} has {len(tileset)} tiles (kernel: {MAX_TILES})")
     if not 1 <= players <= MAX_PLAYERS:
-        raise NotForKernel(f"{players} players (the kernel: 1 to {MAX_PLAYERS})")
+        raise NotForKernelError(f"{players} players (the kernel: 1 to {MAX_PLAYERS})")
     faces = {face for t in tileset.tiles for face in (t.a, t.b)} | set(rules.wild_faces)
     if min(faces) < -8 or max(faces) > 55 or tileset.top > 55:
-        raise NotForKernel("faces beyond -8..55")
+        raise NotForKernelError("faces beyond -8..55")
     turns = tileset.turn_table
     tiles = tuple(
         (t.a, t.b, tileset.points(i), turns[2 * i], turns[2 * i + 1])
@@ -205,6 +209,7 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     multiple = 0
     if play is not None:
         _known(play, "the play scoring")
+        assert isinstance(play, EndsMultiple)
         multiple = play.multiple
     try:
         hand_size = rules.deal.hand_size(players)

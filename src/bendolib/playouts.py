@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from bendolib._kernel_input import NotForKernel, spec_tuple, state_tuple
+from bendolib._kernel_input import NotForKernelError, spec_tuple, state_tuple
 from bendolib.playouts_reference import (
     POLICIES,
     UNTIL,
@@ -68,9 +68,9 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
         else:
             try:
                 spec = _kernel.compile(spec_tuple(rules, players))
-            except NotForKernel as exc:
+            except NotForKernelError as exc:
                 reason = str(exc)
-            except _kernel.Unsupported as exc:
+            except _kernel.UnsupportedError as exc:
                 reason = str(exc)
         if len(_SPECS) >= 256:
             _SPECS.clear()
@@ -130,7 +130,7 @@ def playouts(
                         Outcome,
                     )
                 )
-            except (_kernel.Unsupported, NotForKernel):
+            except (_kernel.UnsupportedError, NotForKernelError):
                 pass  # a position or an event the kernel leaves to the engine
     return reference_playouts(
         state, count, policy=policy, seed=seed, until=until, record=record, first=first
