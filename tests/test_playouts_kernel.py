@@ -325,6 +325,7 @@ def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
         ({"first": [99]}, kernel_api.PlayoutError),
         ({"count": "3"}, TypeError),
         ({"seed": 1.5}, TypeError),
+        ({"first": ["0"]}, TypeError),
     ],
 )
 def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:

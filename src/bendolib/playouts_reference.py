@@ -145,6 +145,8 @@ def check_arguments(
     if not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if first is not None:
+        if not all(isinstance(k, int) and not isinstance(k, bool) for k in first):
+            raise TypeError(f"first lists move indices (ints), not {str(first)[:40]}")
         if count is not None and count != len(first):
             raise PlayoutError(f"count {count} differs from the {len(first)} first moves")
         return len(first)
@@ -177,7 +179,7 @@ def reference_playouts(
     if first is not None:
         listed = len(legal_moves(state))
         for k in first:
-            if not isinstance(k, int) or not 0 <= k < listed:
+            if not 0 <= k < listed:
                 raise PlayoutError(f"first move {k!r} is not an index of the {listed} legal moves")
     stop = PLAYING if until == "round" else GAME_OVER
     out = []
