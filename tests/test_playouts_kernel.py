@@ -403,3 +403,17 @@ def test_search_bot_chooses_as_with_the_python_engine(monkeypatch: pytest.Monkey
         seen.append(fast)
         state = apply(state, fast)
     assert len(seen) > 5
+
+
+def test_playouts_in_threads_are_the_serial_ones() -> None:
+    """The kernel plays without the GIL: threads at once get what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [new_game(bendolib.rules.get(name), 2, seed=5) for name in ("basic", "all-five")]
+    jobs = [(state, seed) for state in states for seed in range(6)]
+    serial = [kernel_api.playouts(state, 1500, seed=seed, record=True) for state, seed in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(
+            pool.map(lambda job: kernel_api.playouts(job[0], 1500, seed=job[1], record=True), jobs)
+        )
+    assert threaded == serial

@@ -1619,7 +1619,76 @@ static int raise_for(int err) {
 
 /* -- entry points -------------------------------------------------------------------- */
 
-/* run(spec, state, count, policy, seed, until_match, record, first, outcome_class) */
+#define E_NO_MEMORY (-2)
+#define CHUNK 1024 /* playouts played between two returns to Python */
+
+/* what one batch of playouts shares */
+typedef struct {
+    const Spec *sp;
+    const KState *root;
+    const KMove *root_moves; /* the root's legal moves, for the forced first moves */
+    const long *first;       /* forced first move of each playout, or NULL */
+    int policy, until_match, record;
+    uint64_t seed;
+} Batch;
+
+/* playout i of the batch into *st; its moves' indices appended to *choices when recorded.
+ * Touches no Python object: runs without the GIL. */
+static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, size_t *used,
+                    size_t *capacity, int *moves_out) {
+    const Spec *sp = b->sp;
+    KMove buffer[MAXMOVES];
+    List list = {buffer, 0, 0};
+    *st = *b->root;
+    Rng rng = {derive_seed2(b->seed, (uint64_t)i, 0, 1)};
+    int moves = 0, err = 0;
+    long forced = b->first ? b->first[i] : -1;
+    while (b->until_match ? st->phase != GAME_OVER : st->phase == PLAYING) {
+        int k;
+        if (forced >= 0) {
+            k = (int)forced;
+            forced = -1;
+            err = apply_move(sp, st, &b->root_moves[k]);
+        } else {
+            if ((err = list_moves(sp, st, &list)))
+                break;
+            if (b->policy == POLICY_RANDOM)
+                k = list.count > 1 ? rng_below(&rng, (uint64_t)list.count) : 0;
+            else if (b->policy == POLICY_HEAVIEST)
+                k = heaviest(sp, &list);
+            else {
+                k = greedy(sp, st, &list, &err);
+                if (err)
+                    break;
+            }
+            err = apply_move(sp, st, &buffer[k]);
+        }
+        if (err)
+            break;
+        if (moves >= MAXSTEPS) {
+            err = E_UNSUPPORTED;
+            break;
+        }
+        if (b->record) {
+            if (*used >= *capacity) {
+                size_t grown = 2 * *capacity + 4096;
+                int *more = PyMem_RawRealloc(*choices, grown * sizeof(int));
+                if (!more)
+                    return E_NO_MEMORY;
+                *choices = more;
+                *capacity = grown;
+            }
+            (*choices)[(*used)++] = k;
+        }
+        moves++;
+    }
+    *moves_out = moves;
+    return err;
+}
+
+/* run(spec, state, count, policy, seed, until_match, record, first, outcome_class): the
+ * playouts, CHUNK at a time without the GIL (other threads run meanwhile), then their
+ * outcomes built with it */
 static PyObject *k_run(PyObject *self, PyObject *args) {
     PyObject *capsule, *state_tuple, *first, *cls;
     Py_ssize_t count;
@@ -1635,6 +1704,10 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "kernel: the outcome class must be a tuple subclass");
         return NULL;
     }
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "kernel: a negative count");
+        return NULL;
+    }
     KState root;
     if (read_state(sp, state_tuple, &root))
         return NULL;
@@ -1642,99 +1715,98 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "kernel: first must be a tuple of count indices");
         return NULL;
     }
-    KMove root_buffer[MAXMOVES];
-    List root_list = {root_buffer, 0, 0};
+    KMove root_moves[MAXMOVES];
+    List root_list = {root_moves, 0, 0};
     if (first != Py_None && list_moves(sp, &root, &root_list))
         return raise_for(-1), NULL;
-    KMove buffer[MAXMOVES];
-    List list = {buffer, 0, 0};
+    PyObject *results = NULL;
+    long *forced = NULL;
+    KState *finals = PyMem_Malloc(CHUNK * sizeof(KState));
+    int *moves = PyMem_Malloc(CHUNK * sizeof(int));
+    size_t *starts = PyMem_Malloc(CHUNK * sizeof(size_t));
     int *choices = NULL;
-    if (record) {
-        choices = PyMem_Malloc(sizeof(int) * MAXSTEPS);
-        if (!choices)
-            return PyErr_NoMemory();
+    size_t used = 0, capacity = 0;
+    if (!finals || !moves || !starts) {
+        PyErr_NoMemory();
+        goto fail;
     }
-    PyObject *results = PyList_New(count);
-    if (!results) {
-        PyMem_Free(choices);
-        return NULL;
-    }
-    /* the outcomes hold no cycle: no collection while they are made (it would walk the
-     * whole growing list, again and again) */
-    int gc_was_on = PyGC_Disable();
-    for (Py_ssize_t i = 0; i < count; i++) {
-        KState st = root;
-        Rng rng = {derive_seed2(seed, (uint64_t)i, 0, 1)};
-        int moves = 0, err = 0;
-        long forced = -1;
-        if (first != Py_None) {
-            forced = PyLong_AsLong(PyTuple_GET_ITEM(first, i));
-            if (forced == -1 && PyErr_Occurred())
+    if (first != Py_None) {
+        forced = PyMem_Malloc((count ? count : 1) * sizeof(long));
+        if (!forced) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            forced[i] = PyLong_AsLong(PyTuple_GET_ITEM(first, i));
+            if (forced[i] == -1 && PyErr_Occurred())
                 goto fail;
-            if (forced < 0 || forced >= root_list.count) {
+            if (forced[i] < 0 || forced[i] >= root_list.count) {
                 PyErr_SetString(UnsupportedError, "a first move out of range");
                 goto fail;
             }
         }
-        while (until_match ? st.phase != GAME_OVER : st.phase == PLAYING) {
-            int k;
-            if (forced >= 0) {
-                k = (int)forced;
-                forced = -1;
-                err = apply_move(sp, &st, &root_buffer[k]);
-            } else {
-                if ((err = list_moves(sp, &st, &list)))
-                    break;
-                if (policy == POLICY_RANDOM)
-                    k = list.count > 1 ? rng_below(&rng, (uint64_t)list.count) : 0;
-                else if (policy == POLICY_HEAVIEST)
-                    k = heaviest(sp, &list);
-                else {
-                    k = greedy(sp, &st, &list, &err);
-                    if (err)
-                        break;
-                }
-                err = apply_move(sp, &st, &buffer[k]);
-            }
-            if (err)
-                break;
-            if (moves >= MAXSTEPS) {
-                err = E_UNSUPPORTED;
-                break;
-            }
-            if (record)
-                choices[moves] = k;
-            moves++;
+    }
+    Batch batch = {sp, &root, root_moves, forced, policy, until_match, record, seed};
+    results = PyList_New(count);
+    if (!results)
+        goto fail;
+    for (Py_ssize_t from = 0; from < count; from += CHUNK) {
+        Py_ssize_t to = from + CHUNK < count ? from + CHUNK : count;
+        int err = 0;
+        used = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = from; i < to && !err; i++) {
+            starts[i - from] = used;
+            err = play_one(&batch, i, &finals[i - from], &choices, &used, &capacity,
+                           &moves[i - from]);
+        }
+        Py_END_ALLOW_THREADS
+        if (err == E_NO_MEMORY) {
+            PyErr_NoMemory();
+            goto fail;
         }
         if (err) {
             raise_for(err);
             goto fail;
         }
-        PyObject *recorded = Py_None;
-        if (record) {
-            recorded = PyTuple_New(moves);
-            if (!recorded)
-                goto fail;
-            for (int m = 0; m < moves; m++)
-                PyTuple_SET_ITEM(recorded, m, PyLong_FromLong(choices[m]));
-        } else {
-            Py_INCREF(Py_None);
+        /* the outcomes hold no cycle: no collection while they are made (it would walk
+         * the whole growing list, again and again) */
+        int gc_was_on = PyGC_Disable();
+        for (Py_ssize_t i = from; i < to; i++) {
+            PyObject *recorded = Py_None;
+            if (record) {
+                recorded = PyTuple_New(moves[i - from]);
+                if (!recorded)
+                    break;
+                for (int m = 0; m < moves[i - from]; m++)
+                    PyTuple_SET_ITEM(recorded, m, PyLong_FromLong(choices[starts[i - from] + m]));
+            } else {
+                Py_INCREF(Py_None);
+            }
+            PyObject *made = outcome(cls, sp, &finals[i - from], moves[i - from], recorded);
+            Py_DECREF(recorded);
+            if (!made)
+                break;
+            PyList_SET_ITEM(results, i, made);
         }
-        PyObject *made = outcome(cls, sp, &st, moves, recorded);
-        Py_DECREF(recorded);
-        if (!made)
+        if (gc_was_on)
+            PyGC_Enable();
+        if (PyErr_Occurred())
             goto fail;
-        PyList_SET_ITEM(results, i, made);
     }
-    if (gc_was_on)
-        PyGC_Enable();
-    PyMem_Free(choices);
+    PyMem_Free(finals);
+    PyMem_Free(moves);
+    PyMem_Free(starts);
+    PyMem_Free(forced);
+    PyMem_RawFree(choices);
     return results;
 fail:
-    if (gc_was_on)
-        PyGC_Enable();
-    PyMem_Free(choices);
-    Py_DECREF(results);
+    PyMem_Free(finals);
+    PyMem_Free(moves);
+    PyMem_Free(starts);
+    PyMem_Free(forced);
+    PyMem_RawFree(choices);
+    Py_XDECREF(results);
     return NULL;
 }
 

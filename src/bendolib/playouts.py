@@ -110,7 +110,8 @@ def playouts(
     ``first`` lists, per playout, the index into ``legal_moves(state)`` of its first move
     (then ``count`` may be left out); ``record=True`` keeps every move's index in
     ``Outcome.choices``.  The same arguments give the same outcomes with or without the
-    compiled kernel.
+    compiled kernel.  The kernel plays without holding the GIL, so playouts in several
+    threads run in parallel.
     """
     count = check_arguments(state, count, policy, seed, until, first)
     if _kernel is not None:
