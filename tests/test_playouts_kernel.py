@@ -405,6 +405,7 @@ def test_search_bot_chooses_as_with_the_python_engine(monkeypatch: pytest.Monkey
     assert len(seen) > 5
 
 
+@needs_kernel
 def test_playouts_in_threads_are_the_serial_ones() -> None:
     """The kernel plays without the GIL: threads at once get what one thread gets."""
     from concurrent.futures import ThreadPoolExecutor
