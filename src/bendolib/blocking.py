@@ -7,11 +7,14 @@ import enum
 import attrs
 
 from bendolib.state import GameState
-from bendolib.tiles import indices
+from bendolib.tiles import face_str, indices
 
 
 class Block(enum.Enum):
-    """The four ways an end of the chain is blocked (seeds/000 and 002, A to D)."""
+    """
+    The four ways an end of the chain is blocked (seeds/000 and 002, A to D).  An open
+    edge of a triangle layout is blocked A, B or C (docs/triangles.md).
+    """
 
     NO_MATCHING_NUMBER = "A"
     NO_FITTING_TILE = "B"
@@ -29,6 +32,14 @@ class EndStatus:
     end: int
     value: int
     blocked: Block | None
+    values: tuple[int, ...] = ()
+    """Every number the end shows: ``(value,)``, or an open edge's two."""
+
+    @property
+    def label(self) -> str:
+        """How the end is written in reports: ``index:number`` (``index:a-b`` for an edge)."""
+        shown = "-".join(map(face_str, self.values)) if self.values else face_str(self.value)
+        return f"{self.end}:{shown}"
 
     @property
     def playable(self) -> bool:
@@ -57,6 +68,13 @@ def classify_ends(state: GameState) -> tuple[EndStatus, ...]:
     for face in rules.wild_faces:
         wild_mask |= tileset.with_face(face)
     out = []
+    classify_end = getattr(rules.geometry, "classify_end", None)
+    if classify_end is not None:  # a geometry that judges its own ends (the triangles)
+        for e, end in enumerate(state.board.ends):
+            letter = classify_end(state.board, e, tileset, remaining)
+            values = tuple(getattr(end, "values", (end.value,)))
+            out.append(EndStatus(e, end.value, None if letter is None else Block(letter), values))
+        return tuple(out)
     for e, end in enumerate(state.board.ends):
         reason: Block | None = None
         if rules.geometry.connected(state.board, e):
@@ -74,5 +92,5 @@ def classify_ends(state: GameState) -> tuple[EndStatus, ...]:
                 if face == end.value or face in rules.wild_faces
             ):
                 reason = Block.NO_FITTING_TILE
-        out.append(EndStatus(e, end.value, reason))
+        out.append(EndStatus(e, end.value, reason, (end.value,)))
     return tuple(out)

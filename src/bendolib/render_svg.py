@@ -20,6 +20,7 @@ import attrs
 from bendolib.blocking import EndStatus, classify_ends
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, Placement
+from bendolib.geometry.chain import as_chain
 from bendolib.state import GameState
 from bendolib.tiles import ARROW, PLUS, RIGHT, STAR, face_str
 
@@ -327,7 +328,7 @@ def _straight_layout(state: GameState) -> list[tuple[Placement, Point, Point]]:
         out.append((placement, centre, front.direction))
         front.at = (centre[0] + dx * along, centre[1] + dy * along)
         before = len(rebuilt.ends)
-        rebuilt = geometry.place(
+        rebuilt = as_chain(geometry).place(
             rebuilt, e, placement.tile, placement.inward, placement.shows, placement.turn
         )
         if len(rebuilt.ends) > before:

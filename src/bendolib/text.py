@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from bendolib.blocking import classify_ends
-from bendolib.geometry import lattice
+from bendolib.geometry import lattice, trilattice
+from bendolib.geometry.triangles import TriangleBoard, TrianglePlacement
+from bendolib.rules.ruleset import is_chain
 from bendolib.state import GameState
 from bendolib.tiles import RIGHT, SYMBOL_NAMES, TURN_LETTERS, face_str
 
-__all__ = ["board_text", "chain_text", "lattice_map", "state_text"]
+__all__ = ["board_text", "chain_text", "lattice_map", "state_text", "triangle_map"]
 
 #: One cell of the lattice map: a flat-topped hexagon, 7 lines by 12 columns, whose
 #: neighbours sit 3 lines and 9 columns away (q to the right, r up).
@@ -54,7 +56,7 @@ def board_text(state: GameState) -> str:
     ends = []
     for status in statuses:
         flag = "open" if status.blocked is None else f"blocked {status.blocked.value}"
-        ends.append(f"{status.end}:{face_str(status.value)} ({flag})")
+        ends.append(f"{status.label} ({flag})")
     lines.append("ends: " + (", ".join(ends) if ends else "-"))
     for player, hand in enumerate(state.hands):
         shown = " ".join(str(t) for t in hand) or "(out)"
@@ -116,6 +118,62 @@ def lattice_map(state: GameState) -> str:
     return "\n".join("".join(line).rstrip() for line in grid)
 
 
+def triangle_map(state: GameState) -> str:
+    r"""
+    A map of a triangle layout: each number at its lattice point, the edges of the
+    placed tiles as ``-``, ``/`` and ``\``; inside a free cell with an open edge,
+    ``+`` while some tile off the board fits it, else the blocked letter of its
+    first open edge (A, B or C); ``*`` inside the latest tile.  An empty string for
+    another board or an empty one.
+    """
+    board = state.board
+    if not isinstance(board, TriangleBoard) or board.is_empty:
+        return ""
+    chars: dict[tuple[int, int], str] = {}
+
+    def spot(point: int) -> tuple[int, int]:
+        i, j = trilattice.point_coords(point)
+        return -2 * j, 4 * i + 2 * j
+
+    def inside(cell: int) -> tuple[int, int]:
+        row, col = spot(cell >> 1)
+        return row - 1, col + (4 if cell & 1 else 2)
+
+    for placement in board.placements:
+        assert isinstance(placement, TrianglePlacement)
+        points = trilattice.corners(placement.cell.key)
+        for k in range(3):
+            (r1, c1), (r2, c2) = spot(points[k]), spot(points[(k + 1) % 3])
+            if r1 == r2:
+                for col in range(min(c1, c2) + 1, max(c1, c2)):
+                    chars[(r1, col)] = "-"
+            else:
+                chars[((r1 + r2) // 2, (c1 + c2) // 2)] = "/" if (c2 - c1) * (r2 - r1) < 0 else "\\"
+        for point, number in zip(points, placement.corners, strict=True):
+            chars[spot(point)] = _face_char(number)
+    statuses = classify_ends(state)
+    for status, end in zip(statuses, board.ends, strict=True):
+        site = getattr(end, "site", None)
+        if site is None:
+            continue
+        where = inside(site)
+        if status.blocked is None:
+            chars[where] = "+"
+        elif chars.get(where) != "+":
+            chars.setdefault(where, status.blocked.value)
+    last = board.placements[-1]
+    assert isinstance(last, TrianglePlacement)
+    chars[inside(last.cell.key)] = "*"
+    top = min(r for r, _ in chars)
+    left = min(c for _, c in chars)
+    height = max(r for r, _ in chars) - top + 1
+    width = max(c for _, c in chars) - left + 1
+    grid = [[" "] * width for _ in range(height)]
+    for (row, col), char in chars.items():
+        grid[row - top][col - left] = char
+    return "\n".join("".join(line).rstrip() for line in grid)
+
+
 def chain_text(state: GameState) -> str:
     """A straight board as one line, end 0 on the left: ``[3|5][5|5][5|2]``."""
     board = state.board
@@ -153,12 +211,15 @@ def state_text(state: GameState, viewer: int | None = None) -> str:
     if state.rules.geometry.uses_bends:
         picture = lattice_map(state)
         lines.append(picture if picture else "(empty board)")
+    elif isinstance(state.board, TriangleBoard) or not is_chain(state.rules.geometry):
+        picture = triangle_map(state)
+        lines.append(picture if picture else "(empty board)")
     else:
         lines.append(chain_text(state))
     ends = []
     for status in classify_ends(state):
         flag = "open" if status.blocked is None else f"blocked {status.blocked.value}"
-        ends.append(f"{status.end}:{face_str(status.value)} ({flag})")
+        ends.append(f"{status.label} ({flag})")
     lines.append("ends: " + (", ".join(ends) if ends else "-"))
     for player, hand in enumerate(state.hands):
         if viewer is None or player == viewer:
