@@ -14,6 +14,7 @@ holds its pure integer functions.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import attrs
 
@@ -77,13 +78,16 @@ class TriangleBoard(Board):
     A triangle layout: the placements in the order played (:class:`TrianglePlacement`)
     and the open edges (``ends``, :class:`OpenEdge`).  The derived tables (equal
     boards have equal ones) are ``numbers`` (point key to the number shown there),
-    ``filled`` (cell key to the index of its placement) and ``sites`` (the keys of
-    the free cells with an open edge, in the order of their first open edge).
+    ``filled`` (cell key to the index of its placement), ``sites`` (the keys of
+    the free cells with an open edge, in the order of their first open edge) and
+    ``patterns``.
     """
 
     numbers: Mapping[int, int] = attrs.field(factory=dict, eq=False, repr=False)
     filled: Mapping[int, int] = attrs.field(factory=dict, eq=False, repr=False)
     sites: tuple[int, ...] = attrs.field(default=(), eq=False, repr=False)
+    patterns: tuple[tuple[int, int, int], ...] = attrs.field(default=(), eq=False, repr=False)
+    """The numbers each site's corners must show (-1: any), in the order of ``sites``."""
 
     @property
     def edges(self) -> tuple[OpenEdge, ...]:
@@ -196,11 +200,8 @@ class TriangleGeometry:
         if not isinstance(board, TriangleBoard):
             raise TypeError(f"not a triangle board: {board!r}")
         _, fits, moves = _tables(tileset)
-        get = board.numbers.get
         out: list[PlaceInCell] = []
-        for site in board.sites:
-            c0, c1, c2 = corners(site)
-            pattern = (get(c0, -1), get(c1, -1), get(c2, -1))
+        for site, pattern in zip(board.sites, board.patterns):  # noqa: B905 - same length
             found = fits.get(pattern, _NO_FIT)
             if not mask & found[0]:
                 continue
@@ -218,11 +219,8 @@ class TriangleGeometry:
         """True when some tile of ``mask`` fits some free cell with an open edge."""
         if not isinstance(board, TriangleBoard):
             raise TypeError(f"not a triangle board: {board!r}")
-        _, fits, _ = _tables(tileset)
-        get = board.numbers.get
-        for site in board.sites:
-            c0, c1, c2 = corners(site)
-            pattern = (get(c0, -1), get(c1, -1), get(c2, -1))
+        fits = _tables(tileset)[1]
+        for pattern in board.patterns:
             if mask & fits.get(pattern, _NO_FIT)[0]:
                 return True
         return False
@@ -243,23 +241,36 @@ class TriangleGeometry:
             numbers[point] = number
         filled = dict(board.filled)
         filled[cell] = len(board.placements)
-        ends: list[End] = [
-            e for e in board.ends if not (isinstance(e, OpenEdge) and e.site == cell)
-        ]
+        # a triangle board's ends are all open edges
+        ends = [e for e in cast(tuple[OpenEdge, ...], board.ends) if e.site != cell]
         for k, beyond in enumerate(neighbors(cell)):
             if beyond not in filled:
                 pair = (shown[k], shown[(k + 1) % 3])
                 ends.append(_new_edge(pair[0], BOTH, cell, k, None, None, pair, beyond))
-        sites: list[int] = []
-        for end in ends:
-            if isinstance(end, OpenEdge) and end.site not in sites:
-                sites.append(end.site)
+        sites = list(dict.fromkeys([end.site for end in ends]))  # each once, in order
+        # a site's pattern changes only when the new tile touches one of its corners
+        get = numbers.get
+        known = dict(zip(board.sites, board.patterns))  # noqa: B905 - same length
+        touched = {*around(points[0]), *around(points[1]), *around(points[2])}
+        patterns = []
+        for site in sites:
+            pattern = None if site in touched else known.get(site)
+            if pattern is None:
+                c0, c1, c2 = corners(site)
+                pattern = (get(c0, -1), get(c1, -1), get(c2, -1))
+            patterns.append(pattern)
         first = OPENING if not board.placements else 0
         placement = _new_placement(
             move.tile, shown[0], shown[1], STRAIGHT, None, first, move.cell, move.rotation, shown
         )
         return _new_board(
-            (*board.placements, placement), tuple(ends), 0, numbers, filled, tuple(sites)
+            (*board.placements, placement),
+            tuple(ends),
+            0,
+            numbers,
+            filled,
+            tuple(sites),
+            tuple(patterns),
         )
 
     def connected(self, board: Board, end: int) -> bool:
