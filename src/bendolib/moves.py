@@ -61,7 +61,8 @@ class PlaceInCell:
         """The numbers at the cell's corners 0, 1, 2... (clockwise) once the tile lies there."""
         faces = self.tile.faces
         n = len(faces)
-        return tuple(faces[(k - self.rotation) % n] for k in range(n))
+        r = self.rotation % n
+        return faces[n - r :] + faces[: n - r]  # face k - rotation at corner k
 
     def __str__(self) -> str:
         return f"{'-'.join(map(face_str, self.corners))}@{self.cell}"

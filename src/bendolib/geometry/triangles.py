@@ -237,28 +237,37 @@ class TriangleGeometry:
         shown = move.corners
         points = corners(cell)
         numbers = dict(board.numbers)
-        for point, number in zip(points, shown, strict=True):
-            numbers[point] = number
+        numbers[points[0]], numbers[points[1]], numbers[points[2]] = shown
         filled = dict(board.filled)
         filled[cell] = len(board.placements)
-        # a triangle board's ends are all open edges
+        # a triangle board's ends are all open edges; those into the new tile's cell close
         ends = [e for e in cast(tuple[OpenEdge, ...], board.ends) if e.site != cell]
+        fresh = []
         for k, beyond in enumerate(neighbors(cell)):
             if beyond not in filled:
                 pair = (shown[k], shown[(k + 1) % 3])
                 ends.append(_new_edge(pair[0], BOTH, cell, k, None, None, pair, beyond))
-        sites = list(dict.fromkeys([end.site for end in ends]))  # each once, in order
-        # a site's pattern changes only when the new tile touches one of its corners
+                fresh.append(beyond)
+        # the sites keep the order of their first open edge: the old ones but the new
+        # tile's cell, then the new ones; a site's pattern changes only when the new tile
+        # touches one of its corners
         get = numbers.get
-        known = dict(zip(board.sites, board.patterns))  # noqa: B905 - same length
         touched = {*around(points[0]), *around(points[1]), *around(points[2])}
+        sites = []
         patterns = []
-        for site in sites:
-            pattern = None if site in touched else known.get(site)
-            if pattern is None:
+        for site, pattern in zip(board.sites, board.patterns):  # noqa: B905 - same length
+            if site == cell:
+                continue
+            if site in touched:
                 c0, c1, c2 = corners(site)
                 pattern = (get(c0, -1), get(c1, -1), get(c2, -1))
+            sites.append(site)
             patterns.append(pattern)
+        for site in fresh:
+            if site not in sites:
+                c0, c1, c2 = corners(site)
+                sites.append(site)
+                patterns.append((get(c0, -1), get(c1, -1), get(c2, -1)))
         first = OPENING if not board.placements else 0
         placement = _new_placement(
             move.tile, shown[0], shown[1], STRAIGHT, None, first, move.cell, move.rotation, shown
