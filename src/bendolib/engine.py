@@ -429,7 +429,8 @@ def _place(state: GameState, move: Place | PlaceInCell) -> GameState:
         context = _evolve_context(context, out=(*context.out, player))
     placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
     if rules.effects is not None:
-        placed = rules.effects.after_place(placed, move)
+        # (effects are written for chain placements; on cells they see a PlaceInCell)
+        placed = rules.effects.after_place(placed, cast(Place, move))
         hand_masks = placed.hand_masks
     if not hand_masks[player]:
         if rules.finish == "first_out":

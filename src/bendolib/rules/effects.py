@@ -10,7 +10,7 @@ import attrs
 from bendolib.errors import RuleSetError
 
 if TYPE_CHECKING:
-    from bendolib.moves import PlaceMove
+    from bendolib.moves import Place
     from bendolib.state import GameState
 
 
@@ -24,7 +24,7 @@ class EffectPolicy(Protocol):
     hand.
     """
 
-    def after_place(self, state: GameState, move: PlaceMove) -> GameState:
+    def after_place(self, state: GameState, move: Place) -> GameState:
         """The state once the placed tile's effect has happened."""
         ...
 
@@ -43,7 +43,7 @@ def next_seat(state: GameState) -> int:
 class Reverse:
     """Reverse the order of play (an arrow): the next player is the previous one."""
 
-    def after_place(self, state: GameState, move: PlaceMove) -> GameState:
+    def after_place(self, state: GameState, move: Place) -> GameState:
         """The state with ``direction`` flipped."""
         return state.replace(direction=-state.direction)
 
@@ -61,7 +61,7 @@ class NextDraws:
         if self.count < 1:
             raise RuleSetError(f"count must be at least 1, not {self.count}")
 
-    def after_place(self, state: GameState, move: PlaceMove) -> GameState:
+    def after_place(self, state: GameState, move: Place) -> GameState:
         """The state with the next player's hand grown by the drawn tiles."""
         seat = next_seat(state)
         if seat < 0 or not state.rules.draw.draws:
@@ -100,7 +100,7 @@ class FaceEffects:
             if not callable(getattr(effect, "after_place", None)):
                 raise RuleSetError(f"the effect of face {face} has no after_place method")
 
-    def after_place(self, state: GameState, move: PlaceMove) -> GameState:
+    def after_place(self, state: GameState, move: Place) -> GameState:
         """The state after the effects of the placed tile's faces."""
         faces = {move.tile.a, move.tile.b}
         for face, effect in self.by_face:
