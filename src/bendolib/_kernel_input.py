@@ -60,6 +60,7 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
             "listing",
             "closing",
             "even_closing",
+            "penalties",
         }
     ),
     StraightGeometry: frozenset({"name", "uses_bends"}),
@@ -182,6 +183,8 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     """The kernel's description of ``rules`` for ``players`` (raises NotForKernelError)."""
     _known(rules, "the rule set")
     _known(rules.geometry, "the geometry")
+    if rules.penalties is not None:
+        raise NotForKernelError("the kernel has no draw or pass penalties")
     for part, what in (
         (rules.deal, "the deal"),
         (rules.draw, "the draw"),

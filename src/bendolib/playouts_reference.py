@@ -26,6 +26,7 @@ from typing import NamedTuple
 from bendolib.engine import apply, legal_moves
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board
+from bendolib.geometry.chain import as_chain
 from bendolib.moves import DRAW, OPENING, Move, Place
 from bendolib.placing import placements
 from bendolib.rng import SplitMix64, derive_seed
@@ -81,7 +82,8 @@ def board_after(rules: RuleSet, board: Board, move: Place) -> Board:
     """The board once ``move`` is placed on ``board``."""
     if move.end == OPENING:
         return rules.geometry.open([(move.tile, move.inward)])
-    return rules.geometry.place(board, move.end, move.tile, move.inward, move.shows, move.turn)
+    geometry = as_chain(rules.geometry)  # the kernel's playouts are on chain geometries
+    return geometry.place(board, move.end, move.tile, move.inward, move.shows, move.turn)
 
 
 def fitting(state: GameState, board: Board) -> int:

@@ -66,6 +66,11 @@ class Tile:
         return self.a == self.b
 
     @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face, in order: ``(a, b)``."""
+        return (self.a, self.b)
+
+    @property
     def points(self) -> int:
         """Points in hand: the sum of both faces' points."""
         return face_points(self.a) + face_points(self.b)
@@ -88,6 +93,65 @@ class Tile:
 
     def __str__(self) -> str:
         return f"{face_str(self.a)}-{face_str(self.b)}{TURN_LETTERS[self.bend]}"
+
+
+@attrs.frozen(order=True, init=False, repr=False)
+class Triangle(Tile):
+    """
+    A triangular tile (Triominoes, Triangle Dominoes): a number at each corner.
+
+    ``a``, ``b``, ``c`` are the numbers read clockwise, starting from the lowest
+    (the rotation whose reading is smallest), so ``Triangle(0, 1, 2)`` and its mirror
+    image ``Triangle(0, 2, 1)`` are different tiles.  A triangle is rotated on the
+    table, never flipped; it has no bend.  Its "double" (:attr:`is_double`) is a
+    triple: three equal numbers.
+    """
+
+    c: int = 0
+
+    def __init__(self, a: int, b: int, c: int, bend: int = STRAIGHT) -> None:
+        self.__attrs_init__(a, b, bend, c)
+
+    def __attrs_post_init__(self) -> None:
+        reading = (self.a, self.b, self.c)
+        if reading > (self.b, self.c, self.a) or reading > (self.c, self.a, self.b):
+            raise ValueError(f"read a triangle clockwise from its lowest number: {reading}")
+        if self.bend != STRAIGHT:
+            raise ValueError("a triangle has no bend")
+
+    @property
+    def is_double(self) -> bool:
+        """True for a triple (three equal numbers)."""
+        return self.a == self.b == self.c
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The three numbers, clockwise: ``(a, b, c)``."""
+        return (self.a, self.b, self.c)
+
+    @property
+    def points(self) -> int:
+        """Points in hand: the sum of the three numbers."""
+        return face_points(self.a) + face_points(self.b) + face_points(self.c)
+
+    def other(self, face: int) -> int:
+        """A domino's opposite face: a triangle has none (ValueError)."""
+        raise ValueError(f"{self} is a triangle: no face is opposite another")
+
+    def turned(self, rotation: int) -> tuple[int, int, int]:
+        """
+        The numbers at corners 0, 1, 2 (clockwise) of a cell when the tile lies there
+        turned ``rotation`` steps clockwise: corner ``k`` shows face ``k - rotation``.
+        """
+        faces = (self.a, self.b, self.c)
+        r = rotation % 3
+        return (faces[-r], faces[1 - r], faces[2 - r])
+
+    def __str__(self) -> str:
+        return f"{face_str(self.a)}-{face_str(self.b)}-{face_str(self.c)}"
+
+    def __repr__(self) -> str:
+        return f"Triangle({self.a}, {self.b}, {self.c})"
 
 
 def default_bend(a: int, b: int, values: int) -> int:
@@ -119,8 +183,8 @@ def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, .
     points = []
     doubles = 0
     for i, tile in enumerate(tiles):
-        face_mask[tile.a] = face_mask.get(tile.a, 0) | (1 << i)
-        face_mask[tile.b] = face_mask.get(tile.b, 0) | (1 << i)
+        for face in tile.faces:
+            face_mask[face] = face_mask.get(face, 0) | (1 << i)
         points.append(tile.points)
         if tile.is_double:
             doubles |= 1 << i
@@ -150,7 +214,7 @@ class TileSet:
     turn_table: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Turn masks by ``2 * index + side``: read from face ``a`` (side 0) or ``b`` (side 1)."""
     _bits: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
-    _by_faces: dict[tuple[int, int], int] = attrs.field(
+    _by_faces: dict[tuple[int, ...], int] = attrs.field(
         init=False, eq=False, repr=False, hash=False
     )
     _memo: dict[int, Any] = attrs.field(init=False, eq=False, repr=False, hash=False, factory=dict)
@@ -158,7 +222,7 @@ class TileSet:
 
     @top.default
     def _top_default(self) -> int:
-        return max((max(t.a, t.b) for t in self.tiles), default=0)
+        return max((max(t.faces) for t in self.tiles), default=0)
 
     def __attrs_post_init__(self) -> None:
         if not self.tiles:
@@ -171,16 +235,18 @@ class TileSet:
         object.__setattr__(self, "_doubles", doubles)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.tiles)})
         object.__setattr__(self, "_bits", tuple(1 << i for i in range(len(self.tiles))))
-        by_faces: dict[tuple[int, int], int] = {}
+        by_faces: dict[tuple[int, ...], int] = {}
         for i, t in enumerate(self.tiles):
-            by_faces.setdefault((t.a, t.b), i)
+            by_faces.setdefault(tuple(sorted(t.faces)), i)
         object.__setattr__(self, "_by_faces", by_faces)
         # the set's own Tile objects by identity (it keeps them alive, so ids are stable)
         object.__setattr__(self, "_by_id", {id(t): i for i, t in enumerate(self.tiles)})
-        turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b))
+        # the turn and fit tables of the chain geometries (none for triangles)
+        chain = all(type(t) is Tile for t in self.tiles)
+        turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b)) if chain else ()
         object.__setattr__(self, "turn_table", turns)
         fit_masks: dict[int, tuple[int, int, int, int]] = {}
-        for face in face_mask:
+        for face in face_mask if chain else ():
             left = right = 0
             for i, t in enumerate(self.tiles):
                 if face in (t.a, t.b):
@@ -225,6 +291,26 @@ class TileSet:
                     tiles.append(Tile(a, b, _lookup_bend(bends, a, b, top + 1)))
         kind = "straight" if straight else "both-bends" if both_bends else "curved"
         return cls(f"double-{top} {kind}", tuple(tiles), top)
+
+    @classmethod
+    def triangles(cls, top: int = 5, *, mirrors: bool = False) -> TileSet:
+        """
+        The triangle set of numbers ``0..top``: every multiset of three numbers once,
+        a tile with three different numbers only with the numbers increasing
+        clockwise (56 tiles for ``top=5``, the Triominoes set); ``mirrors`` adds the
+        mirror image of each such tile.
+        """
+        if top < 0:
+            raise RuleSetError(f"a triangle set needs numbers 0..N with N >= 0, not {top}")
+        tiles: list[Tile] = []
+        for a in range(top + 1):
+            for b in range(a, top + 1):
+                for c in range(b, top + 1):
+                    tiles.append(Triangle(a, b, c))
+                    if mirrors and a < b < c:
+                        tiles.append(Triangle(a, c, b))
+        kind = "triangles with mirrors" if mirrors else "triangles"
+        return cls(f"{kind} 0-{top}", tuple(tiles), top)
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -311,8 +397,13 @@ class TileSet:
         return mask
 
     def parse_tile(self, text: str) -> Tile:
-        """Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set."""
+        """
+        Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set; a
+        triangle is ``"a-b-c"``, its numbers clockwise from any corner.
+        """
         body = text.strip()
+        if body.count("-") == 2:
+            return self._parse_triangle(text)
         bend = STRAIGHT
         if body[-1:] in ("L", "R"):
             bend = LEFT if body[-1] == "L" else RIGHT
@@ -331,6 +422,22 @@ class TileSet:
             what = "no" if not candidates else "more than one"
             raise ParseError(f"{what} tile {text!r} in {self.name}", text, 0)
         return candidates[0]
+
+    def _parse_triangle(self, text: str) -> Tile:
+        faces = tuple(_parse_face(p, text) for p in text.strip().split("-"))
+        for tile in self.tiles:
+            if isinstance(tile, Triangle) and faces in {tile.turned(r) for r in range(3)}:
+                return tile
+        mirror = (faces[0], faces[2], faces[1])
+        for tile in self.tiles:
+            if isinstance(tile, Triangle) and mirror in {tile.turned(r) for r in range(3)}:
+                raise ParseError(
+                    f"no tile {text.strip()!r} in {self.name}: {tile} is its mirror image, "
+                    "and a tile is never flipped",
+                    text,
+                    0,
+                )
+        raise ParseError(f"no tile {text.strip()!r} in {self.name}", text, 0)
 
 
 def _parse_face(part: str, text: str) -> int:
@@ -368,3 +475,5 @@ def indices(mask: int) -> Iterable[int]:
 
 STANDARD = TileSet.double(6)
 STANDARD_STRAIGHT = TileSet.double(6, straight=True)
+#: The 56 triangles of Triominoes and Triangle Dominoes (numbers 0 to 5).
+TRIANGLES = TileSet.triangles(5)
