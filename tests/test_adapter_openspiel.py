@@ -89,7 +89,9 @@ def test_a_played_round_matches_bendolib() -> None:
 def test_information_state_tensor_holds_the_draws_and_every_move() -> None:
     game = pyspiel.load_game("bendolib_basic", {"players": 2})
     ruleset = rules.get("basic")
-    fields = {name: (offset, length) for name, offset, length in adapter.infostate_fields(ruleset, 2)}
+    fields = {
+        name: (offset, length) for name, offset, length in adapter.infostate_fields(ruleset, 2)
+    }
     assert game.information_state_tensor_size() == sum(length for _, length in fields.values())
     state = _dealt(game, random.Random(3))
     rng = random.Random(4)
@@ -115,8 +117,13 @@ def test_information_state_tensor_holds_the_draws_and_every_move() -> None:
 
 @pytest.mark.parametrize(
     ("name", "players", "deals"),
-    [("basic", 2, 0), ("all-five", 3, 0), ("classic-draw", 2, 0), ("bendo-all-in", 4, 0),
-     ("basic", 3, 64)],
+    [
+        ("basic", 2, 0),
+        ("all-five", 3, 0),
+        ("classic-draw", 2, 0),
+        ("bendo-all-in", 4, 0),
+        ("basic", 3, 64),
+    ],
 )
 def test_resample_from_infostate_keeps_what_the_player_knows(
     name: str, players: int, deals: int

@@ -46,18 +46,26 @@ def test_a_tournament_on_the_cluster_equals_the_serial_run(client: Any) -> None:
         executor=executor,
         progress=lambda done, total: seen.append((done, total)),
     )
-    serial = run_tournament(SHORT, ["greedy", "random", "random"], 12, seed=5,
-                            executor=SerialExecutor())
+    serial = run_tournament(
+        SHORT, ["greedy", "random", "random"], 12, seed=5, executor=SerialExecutor()
+    )
     assert on_cluster.to_dict() == serial.to_dict()
     assert seen[-1] == (12, 12)
 
 
 def test_self_play_on_the_cluster_equals_the_serial_run(client: Any, tmp_path: Path) -> None:
     args = (SHORT, ["greedy", "random"], 4)
-    selfplay.selfplay(*args, tmp_path / "c", seed=2, shard_games=3, file_format="npz",
-                      executor=client.get_executor())
-    selfplay.selfplay(*args, tmp_path / "s", seed=2, shard_games=3, file_format="npz",
-                      executor=SerialExecutor())
+    selfplay.selfplay(
+        *args,
+        tmp_path / "c",
+        seed=2,
+        shard_games=3,
+        file_format="npz",
+        executor=client.get_executor(),
+    )
+    selfplay.selfplay(
+        *args, tmp_path / "s", seed=2, shard_games=3, file_format="npz", executor=SerialExecutor()
+    )
     on_cluster, serial = selfplay.load(tmp_path / "c"), selfplay.load(tmp_path / "s")
     assert all(np.array_equal(on_cluster[k], serial[k]) for k in selfplay.COLUMNS)
 

@@ -32,7 +32,12 @@ def test_every_decision_is_written_with_its_encoding_mask_action_and_outcome(
     tmp_path: Path,
 ) -> None:
     summary = selfplay.selfplay(
-        SHORT, ["greedy", "random"], 3, tmp_path, seed=9, file_format="npz",
+        SHORT,
+        ["greedy", "random"],
+        3,
+        tmp_path,
+        seed=9,
+        file_format="npz",
         executor=SerialExecutor(),
     )
     data = selfplay.load(tmp_path)
@@ -67,35 +72,53 @@ def test_every_decision_is_written_with_its_encoding_mask_action_and_outcome(
 
 def test_round_rewards_are_zero_sum_point_differences(tmp_path: Path) -> None:
     selfplay.selfplay(
-        SHORT, ["greedy", "greedy"], 2, tmp_path, seed=1, file_format="npz",
+        SHORT,
+        ["greedy", "greedy"],
+        2,
+        tmp_path,
+        seed=1,
+        file_format="npz",
         executor=SerialExecutor(),
     )
     data = selfplay.load(tmp_path)
     for game in (0, 1):
         for number in set(data["round"][data["game"] == game].tolist()):
             rows = (data["game"] == game) & (data["round"] == number)
-            by_seat = {int(s): float(r) for s, r in zip(data["seat"][rows], data["round_reward"][rows])}
+            by_seat = {
+                int(s): float(r)
+                for s, r in zip(data["seat"][rows], data["round_reward"][rows], strict=True)
+            }
             if len(by_seat) == 2:
                 assert sum(by_seat.values()) == pytest.approx(0.0)
 
 
 def test_the_data_are_the_same_whatever_runs_them(tmp_path: Path) -> None:
     args = (SHORT, ["greedy", "random"], 5)
-    selfplay.selfplay(*args, tmp_path / "serial", seed=4, shard_games=2, file_format="npz",
-                      executor=SerialExecutor())
+    selfplay.selfplay(
+        *args,
+        tmp_path / "serial",
+        seed=4,
+        shard_games=2,
+        file_format="npz",
+        executor=SerialExecutor(),
+    )
     with ThreadPoolExecutor(max_workers=3) as threads:
-        selfplay.selfplay(*args, tmp_path / "threads", seed=4, shard_games=3, file_format="npz",
-                          executor=threads)
+        selfplay.selfplay(
+            *args, tmp_path / "threads", seed=4, shard_games=3, file_format="npz", executor=threads
+        )
     assert _same(selfplay.load(tmp_path / "serial"), selfplay.load(tmp_path / "threads"))
-    selfplay.selfplay(*args, tmp_path / "other", seed=5, file_format="npz",
-                      executor=SerialExecutor())
+    selfplay.selfplay(
+        *args, tmp_path / "other", seed=5, file_format="npz", executor=SerialExecutor()
+    )
     assert not _same(selfplay.load(tmp_path / "serial"), selfplay.load(tmp_path / "other"))
 
 
 def test_parquet_files_hold_the_same_columns(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow", reason="Parquet needs the selfplay extra")
     args = (SHORT, ["greedy", "random"], 3)
-    selfplay.selfplay(*args, tmp_path / "p", seed=2, file_format="parquet", executor=SerialExecutor())
+    selfplay.selfplay(
+        *args, tmp_path / "p", seed=2, file_format="parquet", executor=SerialExecutor()
+    )
     selfplay.selfplay(*args, tmp_path / "n", seed=2, file_format="npz", executor=SerialExecutor())
     assert sorted(p.suffix for p in (tmp_path / "p").glob("games-*")) == [".parquet"]
     parquet, npz = selfplay.load(tmp_path / "p"), selfplay.load(tmp_path / "n")
@@ -128,35 +151,86 @@ class StopAfter:
 def test_an_interrupted_run_resumes_to_the_same_data(tmp_path: Path) -> None:
     args = (SHORT, 6, tmp_path / "stopped")
     counter = StopAfter(-1)
-    selfplay.selfplay(SHORT, ["greedy", counter], 6, tmp_path / "count", seed=3,
-                      file_format="npz", executor=SerialExecutor())
+    selfplay.selfplay(
+        SHORT,
+        ["greedy", counter],
+        6,
+        tmp_path / "count",
+        seed=3,
+        file_format="npz",
+        executor=SerialExecutor(),
+    )
     with pytest.raises(selfplay.SelfplayInterrupted) as caught:  # Ctrl-C in a late game
-        selfplay.selfplay(SHORT, ["greedy", StopAfter(counter.calls * 3 // 4)], *args[1:], seed=3,
-                          shard_games=2, file_format="npz", executor=SerialExecutor())
+        selfplay.selfplay(
+            SHORT,
+            ["greedy", StopAfter(counter.calls * 3 // 4)],
+            *args[1:],
+            seed=3,
+            shard_games=2,
+            file_format="npz",
+            executor=SerialExecutor(),
+        )
     stopped = caught.value.summary
     assert stopped.interrupted and stopped.games in (2, 4)
-    summary = selfplay.selfplay(SHORT, ["greedy", "greedy"], *args[1:], seed=3, shard_games=2,
-                                file_format="npz", executor=SerialExecutor())
+    summary = selfplay.selfplay(
+        SHORT,
+        ["greedy", "greedy"],
+        *args[1:],
+        seed=3,
+        shard_games=2,
+        file_format="npz",
+        executor=SerialExecutor(),
+    )
     assert summary.games_before == stopped.games and summary.games == 6 - stopped.games
-    selfplay.selfplay(SHORT, ["greedy", "greedy"], 6, tmp_path / "whole", seed=3, shard_games=2,
-                      file_format="npz", executor=SerialExecutor())
+    selfplay.selfplay(
+        SHORT,
+        ["greedy", "greedy"],
+        6,
+        tmp_path / "whole",
+        seed=3,
+        shard_games=2,
+        file_format="npz",
+        executor=SerialExecutor(),
+    )
     assert _same(selfplay.load(tmp_path / "stopped"), selfplay.load(tmp_path / "whole"))
 
 
 def test_a_directory_of_another_run_is_refused(tmp_path: Path) -> None:
-    selfplay.selfplay(SHORT, ["greedy", "greedy"], 1, tmp_path, seed=1, file_format="npz",
-                      executor=SerialExecutor())
+    selfplay.selfplay(
+        SHORT,
+        ["greedy", "greedy"],
+        1,
+        tmp_path,
+        seed=1,
+        file_format="npz",
+        executor=SerialExecutor(),
+    )
     manifest = json.loads((tmp_path / selfplay.MANIFEST).read_text())
     assert manifest["bots"] == ["greedy", "greedy"] and manifest["observation_size"] == 139
     with pytest.raises(selfplay.SelfplayError, match="differs in seed"):
-        selfplay.selfplay(SHORT, ["greedy", "greedy"], 1, tmp_path, seed=2, file_format="npz",
-                          executor=SerialExecutor())
+        selfplay.selfplay(
+            SHORT,
+            ["greedy", "greedy"],
+            1,
+            tmp_path,
+            seed=2,
+            file_format="npz",
+            executor=SerialExecutor(),
+        )
     with pytest.raises(selfplay.SelfplayError, match="not a self-play directory"):
         selfplay.load(tmp_path / "nothing")
 
 
 def test_progress_counts_games(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
-    selfplay.selfplay(SHORT, ["random", "random"], 4, tmp_path, seed=1, file_format="npz",
-                      executor=SerialExecutor(), progress=lambda d, t: seen.append((d, t)))
+    selfplay.selfplay(
+        SHORT,
+        ["random", "random"],
+        4,
+        tmp_path,
+        seed=1,
+        file_format="npz",
+        executor=SerialExecutor(),
+        progress=lambda d, t: seen.append((d, t)),
+    )
     assert seen[-1] == (4, 4) and all(t == 4 for _, t in seen)

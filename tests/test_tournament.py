@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Sequence
@@ -144,7 +145,12 @@ def test_a_match_record_carries_the_seeds_that_replay_it() -> None:
 @pytest.mark.parametrize("keep_moves", [True, False])
 def test_a_tournament_match_becomes_a_game_record(keep_moves: bool) -> None:
     result = run_tournament(
-        SHORT, ["greedy", FirstMoveBot()], 3, seed=4, executor=SerialExecutor(), keep_moves=keep_moves
+        SHORT,
+        ["greedy", FirstMoveBot()],
+        3,
+        seed=4,
+        executor=SerialExecutor(),
+        keep_moves=keep_moves,
     )
     for record in result.records:
         assert bool(record.move_text) == keep_moves
@@ -226,7 +232,9 @@ def test_ctrl_c_in_the_calling_thread_returns_the_finished_matches() -> None:
         run_tournament(SHORT, ["greedy", StopAtDecision200()], 50, executor=SerialExecutor())
     partial = caught.value.result
     assert partial.interrupted and 0 < len(partial.records) < 50
-    full = run_tournament(SHORT, ["greedy", FirstMoveBot()], len(partial.records), executor=SerialExecutor())
+    full = run_tournament(
+        SHORT, ["greedy", FirstMoveBot()], len(partial.records), executor=SerialExecutor()
+    )
     assert [r.scores for r in partial.records] == [r.scores for r in full.records]
     assert "(interrupted)" in partial.table()
 
@@ -272,7 +280,7 @@ def test_progress_is_reported_at_least_every_second() -> None:
         executor=SerialExecutor(),
         progress=lambda done, total: seen.append(time.monotonic()),
     )
-    gaps = [b - a for a, b in zip(seen, seen[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(seen)]
     assert len(seen) > 3 and max(gaps) < 1.0, gaps
 
 

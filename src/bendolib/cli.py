@@ -349,13 +349,15 @@ def _executor(args: argparse.Namespace) -> Any:
     from bendolib import runner
 
     if args.dask:
+        import importlib
+
         try:
-            from distributed import Client
+            distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise BendolibError(
                 "--dask needs the distributed package: pip install 'bendolib[dask]'"
             ) from None
-        return Client(args.dask).get_executor()
+        return distributed.Client(args.dask).get_executor()
     if args.jobs == 1:
         return runner.SerialExecutor()
     if args.jobs > 1:

@@ -65,7 +65,7 @@ def parallelism(executor: Executor) -> int:
     client = getattr(executor, "_client", None)  # Dask's ClientExecutor
     if client is not None and hasattr(client, "nthreads"):
         try:
-            return max(1, sum(client.nthreads().values()))
+            return max(1, int(sum(client.nthreads().values())))
         except Exception:  # a cluster that cannot answer: fall back to the CPU count
             pass
     return os.cpu_count() or 1

@@ -29,13 +29,13 @@ from bendolib import bots as bot_registry
 from bendolib import rules as rules_registry
 from bendolib.bots.bot import Bot
 from bendolib.encoding import action_count, action_index, encode, encoding_size, layout
+from bendolib.engine import apply, new_game
 from bendolib.errors import BendolibError
 from bendolib.moves import Move
 from bendolib.observation import Observation
 from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import process_pool, run_indexed
-from bendolib.engine import apply, new_game
 from bendolib.state import GameState, Turn
 from bendolib.tournament import bot_name, match_bot_seed, match_seats, match_seed, play_match
 
@@ -103,54 +103,50 @@ def _play_games(
     rules: RuleSet, bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...]
 ) -> list[dict[str, Any]]:
     """The decisions of each game in ``indices``, as NumPy columns."""
+    return [_play_game(rules, bots, seed, index) for index in indices]
+
+
+def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> dict[str, Any]:
+    """The decisions of game ``index``, as NumPy columns."""
     np = _numpy()
-    out = []
     players = len(bots)
     actions = action_count(rules)
-    for index in indices:
-        seats = match_seats(index, players)
-        rows: list[tuple[int, int, int, tuple[int, ...], list[int], int]] = []
+    seats = match_seats(index, players)
+    rows: list[tuple[int, int, int, tuple[int, ...], list[int], int]] = []
 
-        def record(
-            state: GameState, obs: Observation, legal: tuple[Move, ...], move: Move
-        ) -> None:
-            mask = [0] * actions
-            for m in legal:
-                mask[action_index(m, rules)] = 1
-            turn = (state.round_number, len(state.history), state.current_player)
-            rows.append((*turn, encode(obs), mask, action_index(move, rules)))
+    def record(state: GameState, obs: Observation, legal: tuple[Move, ...], move: Move) -> None:
+        mask = [0] * actions
+        for m in legal:
+            mask[action_index(m, rules)] = 1
+        turn = (state.round_number, len(state.history), state.current_player)
+        rows.append((*turn, encode(obs), mask, action_index(move, rules)))
 
-        deal = match_seed(seed, index, players)
-        result = play_match(
-            rules, [bots[e] for e in seats], deal, match_bot_seed(seed, index), on_decision=record
-        )
-        final = result.final
-        side_of = {s: i for i, side in enumerate(final.sides) for s in side}
-        rewards = _round_rewards(rules, players, deal, result.moves)
-        won = [int(side_of[s] == final.match_winner) for s in range(players)]
-        n = len(rows)
-        out.append(
-            {
-                "game": np.full(n, index, np.int64),
-                "round": np.array([r[0] for r in rows], np.int32).reshape(n),
-                "move": np.array([r[1] for r in rows], np.int32).reshape(n),
-                "seat": np.array([r[2] for r in rows], np.int8).reshape(n),
-                "entrant": np.array([seats[r[2]] for r in rows], np.int8).reshape(n),
-                "observation": np.array([r[3] for r in rows], np.int32).reshape(
-                    n, encoding_size(rules, players)
-                ),
-                "legal": np.array([r[4] for r in rows], np.uint8).reshape(n, actions),
-                "action": np.array([r[5] for r in rows], np.int32).reshape(n),
-                "round_reward": np.array(
-                    [rewards[r[0]][r[2]] for r in rows], np.float32
-                ).reshape(n),
-                "won": np.array([won[r[2]] for r in rows], np.int8).reshape(n),
-                "final_score": np.array(
-                    [final.side_scores[side_of[r[2]]] for r in rows], np.int32
-                ).reshape(n),
-            }
-        )
-    return out
+    deal = match_seed(seed, index, players)
+    result = play_match(
+        rules, [bots[e] for e in seats], deal, match_bot_seed(seed, index), on_decision=record
+    )
+    final = result.final
+    side_of = {s: i for i, side in enumerate(final.sides) for s in side}
+    rewards = _round_rewards(rules, players, deal, result.moves)
+    won = [int(side_of[s] == final.match_winner) for s in range(players)]
+    n = len(rows)
+
+    def column(values: list[Any], kind: str, width: int | None = None) -> Any:
+        return np.array(values, kind).reshape(n if width is None else (n, width))
+
+    return {
+        "game": np.full(n, index, np.int64),
+        "round": column([r[0] for r in rows], "int32"),
+        "move": column([r[1] for r in rows], "int32"),
+        "seat": column([r[2] for r in rows], "int8"),
+        "entrant": column([seats[r[2]] for r in rows], "int8"),
+        "observation": column([r[3] for r in rows], "int32", encoding_size(rules, players)),
+        "legal": column([r[4] for r in rows], "uint8", actions),
+        "action": column([r[5] for r in rows], "int32"),
+        "round_reward": column([rewards[r[0]][r[2]] for r in rows], "float32"),
+        "won": column([won[r[2]] for r in rows], "int8"),
+        "final_score": column([final.side_scores[side_of[r[2]]] for r in rows], "int32"),
+    }
 
 
 def _round_rewards(

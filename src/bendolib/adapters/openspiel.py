@@ -30,6 +30,7 @@ import numpy as np
 import pyspiel
 
 from bendolib import rules as registry
+from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.encoding import (
     action_count,
     action_index,
@@ -56,15 +57,6 @@ _PRIVATE = ("hand", "drawn", "possible", "own_draws")
 def game_name(rules_name: str) -> str:
     """The pyspiel short name of a rule set."""
     return "bendolib_" + rules_name.replace("-", "_")
-
-
-def _bound(rules: RuleSet) -> float:
-    """A bound on any seat's return in one round."""
-    tileset = rules.tileset
-    pips = tileset.mask_points(tileset.full_mask)
-    top = max(1, tileset.top)
-    per_play = 2 * max(1, rules.deal.table_tiles) * top
-    return float(2 * (pips + len(tileset) * per_play + 100))
 
 
 def play_length(rules: RuleSet, players: int) -> int:
@@ -112,7 +104,7 @@ class BendolibGame(pyspiel.Game):  # type: ignore[misc]
         if deals < 0:
             raise ValueError(f"deals must be 0 (deal tile by tile) or a positive count: {deals}")
         tiles = len(ruleset.tileset)
-        bound = _bound(ruleset)
+        bound = reward_bound(ruleset)
         dealing = 1 if deals else tiles * (1 + REDEALS)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_count(ruleset),
@@ -230,7 +222,7 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
         players = self.players
         if self.state is None or not self.is_terminal():
             return [0.0] * players
-        return _returns(self.state, self._held.start)
+        return round_returns(self.state, self._held.start)
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
@@ -240,7 +232,8 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
         again uniformly among the deals consistent with its information state
         (:func:`bendolib.sampling.sample_state`).  When this state was reached from
         the game's initial state and the deck is dealt tile by tile, the new state's
-        action history leads to it; otherwise its history begins after the deal.  ``probability_sampler()`` returns floats in [0, 1) (OpenSpiel's
+        action history leads to it; otherwise its history begins after the deal.
+        ``probability_sampler()`` returns floats in [0, 1) (OpenSpiel's
         ``UniformProbabilitySampler`` or any such callable); it seeds the sampling.
         """
         game = self.get_game()
@@ -280,15 +273,6 @@ def _rebuilt(
     return rebuilt
 
 
-def _returns(state: GameState, start: tuple[int, ...]) -> list[float]:
-    players = state.players
-    sides = state.sides
-    gains = [a - b for a, b in zip(state.side_scores, start, strict=True)]
-    per_seat = [float(gains[_side(sides, seat)]) for seat in range(players)]
-    mean = sum(per_seat) / players
-    return [g - mean for g in per_seat]
-
-
 @attrs.frozen
 class _Held:
     """What a state holds, immutable: copying a state shares it instead of copying it."""
@@ -317,10 +301,6 @@ class _Held:
 @lru_cache(maxsize=8)
 def _outcomes(deals: int) -> list[tuple[int, float]]:
     return [(seed, 1.0 / deals) for seed in range(deals)]
-
-
-def _side(sides: tuple[tuple[int, ...], ...], seat: int) -> int:
-    return next(i for i, side in enumerate(sides) if seat in side)
 
 
 def infostate_fields(rules: RuleSet, players: int) -> tuple[tuple[str, int, int], ...]:
