@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -92,7 +93,10 @@ def test_simulate_writes_a_record_of_every_match(
 
 
 def _interrupt(argv: list[str], after: float) -> tuple[int, str, str, float]:
-    """Run the command, press Ctrl-C (SIGINT to its process group) after ``after`` s."""
+    """
+    Run the command, and press Ctrl-C (SIGINT to its process group) ``after`` seconds
+    after its first line of progress (the run has started).
+    """
     env = {**os.environ, "PYTHONPATH": SRC}
     child = subprocess.Popen(
         [sys.executable, "-m", "bendolib", *argv],
@@ -102,17 +106,21 @@ def _interrupt(argv: list[str], after: float) -> tuple[int, str, str, float]:
         env=env,
         start_new_session=True,
     )
+    assert child.stderr is not None
+    first = child.stderr.readline()
     time.sleep(after)
     pressed = time.monotonic()
     os.killpg(child.pid, signal.SIGINT)
     out, err = child.communicate(timeout=30)
-    return child.returncode, out, err, time.monotonic() - pressed
+    return child.returncode, out, first + err, time.monotonic() - pressed
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_simulate_within_two_seconds_and_prints_what_finished(jobs: str) -> None:
-    argv = ["simulate", "--games", "100000", "--bots", "greedy", "random", "--jobs", jobs]
-    status, out, err, took = _interrupt(argv, 2.5)
+    # search: a match takes longer than Ctrl-C may wait; the workers' matches are ended
+    argv = ["simulate", "--games", "100000", "--bots", "greedy", "search", "--jobs", jobs]
+    status, out, err, took = _interrupt(argv, 1.5)
+    assert re.match(r"\d+/100000 matches, \d+ s", err)  # the first progress line
     assert status == 130, err
     assert took < 2.0, took
     assert "Traceback" not in err

@@ -298,7 +298,7 @@ class _ProgressBar:
         self.every = 10.0
         self.clock = time.monotonic
         self.start = self.clock()
-        self.last = self.start
+        self.last = -self.every  # the first call prints a line: the run has started
         self.shown = ""
         self.state = (0, 0)
 
@@ -365,6 +365,18 @@ def _executor(args: argparse.Namespace) -> Any:
     return None
 
 
+def _shutdown(executor: Any, status: int) -> None:
+    """Shut down the executor of ``_executor``: at once after Ctrl-C (``status`` 130)."""
+    from bendolib import runner
+
+    if executor is None:
+        return
+    if status:
+        runner.stop_pool(executor)
+    else:
+        executor.shutdown()
+
+
 def _simulate(args: argparse.Namespace) -> int:
     """A tournament between bots: progress on stderr, a table (or JSON) on stdout."""
     import os
@@ -400,8 +412,7 @@ def _simulate(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-        if executor is not None:
-            executor.shutdown()
+        _shutdown(executor, status)
     if status:
         print(
             f"bendolib: interrupted: {len(result.records)} of {args.games} matches finished",
@@ -455,8 +466,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-        if executor is not None:
-            executor.shutdown()
+        _shutdown(executor, status)
     done = summary.games_before + summary.games
     kept = f" ({summary.games_before} were there already)" if summary.games_before else ""
     print(

@@ -6,15 +6,18 @@ chunks sized from the measured time per job (about :data:`CHUNK_SECONDS` each), 
 only a few chunks in flight, reports progress at least once a second, and on Ctrl-C
 cancels what has not started and returns control within about a chunk's time.  Each
 job is a pure function of its index, so the chunking never changes a result.
-:func:`process_pool` makes a process pool whose workers leave Ctrl-C to the caller.
+:func:`process_pool` makes a process pool whose workers leave Ctrl-C to the caller, and
+:func:`stop_pool` ends one at once.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from functools import partial
 from typing import Any, TypeVar
@@ -47,12 +50,58 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back during the block, then raise it (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
+
+
 def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
     """
     A process pool of ``workers`` processes (default: one per CPU) that ignore Ctrl-C,
-    so that the calling process alone handles it (no traceback from every worker).
+    so that the calling process alone handles it (no traceback from every worker).  The
+    workers are started at once, with Ctrl-C held back meanwhile: an interrupt while a
+    pool starts its processes can leave it unable to shut down.
     """
-    return ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
+        with _interrupts_deferred():
+            pool.submit(int).result()
+    except KeyboardInterrupt:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return pool
+
+
+def stop_pool(executor: Executor) -> None:
+    """
+    Shut ``executor`` down without waiting: cancel what has not started and, for a
+    process pool, end the workers' running jobs too (a slow bot's match would
+    otherwise delay Ctrl-C until it ends).  Meant for a pool the caller owns; other
+    executors are shut down without waiting (Dask's cancels its running tasks).
+    """
+    if not isinstance(executor, ProcessPoolExecutor):
+        executor.shutdown(wait=False)
+        return
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
+    if callable(terminate):
+        terminate()
+        return
+    # Before 3.14 the pool exposes no way to end a running job: end its processes.
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def parallelism(executor: Executor) -> int:

@@ -35,7 +35,7 @@ from bendolib.moves import Move
 from bendolib.observation import Observation
 from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
-from bendolib.runner import process_pool, run_indexed
+from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn
 from bendolib.tournament import bot_name, match_bot_seed, match_seats, match_seed, play_match
 
@@ -350,12 +350,15 @@ def selfplay(
 
     report = None if progress is None else (lambda done, _: progress(before + done, games))
     own = executor is None
-    pool = process_pool() if executor is None else executor
+    pool: Executor = SerialExecutor()
     task = partial(_play_games, ruleset, entrants, seed)
     indices = [i for start, end in todo for i in range(start, end)]
     try:
+        pool = process_pool() if executor is None else executor
         run_indexed(task, indices, pool, on_done, report)
     except KeyboardInterrupt:
+        if own:
+            stop_pool(pool)
         raise SelfplayInterrupted(summary(True)) from None
     finally:
         if own:

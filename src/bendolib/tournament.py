@@ -36,7 +36,7 @@ from bendolib.observation import Observation
 from bendolib.records import GameRecord, record_of
 from bendolib.rng import derive_seed
 from bendolib.rules.ruleset import RuleSet
-from bendolib.runner import SerialExecutor, process_pool, run_indexed
+from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn
 
 #: z for a two-sided 95% interval.
@@ -467,9 +467,9 @@ def run_tournament(
     while matches run.  ``keep_moves`` keeps every match's moves in its record.  The
     result depends only on the arguments, not on the executor.
 
-    On Ctrl-C the matches not started are cancelled and :class:`TournamentInterrupted`
-    (a ``KeyboardInterrupt``) is raised within about a second, holding the result of
-    the matches that finished.  A failing bot raises :class:`BotError`.
+    On Ctrl-C the matches not started are cancelled (and, in the default pool, those
+    running are ended) and :class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is
+    raised within about a second, holding the result of the matches that finished.  A failing bot raises :class:`BotError`.
     """
     ruleset = _resolve_rules(rules)
     entrants = _resolve_bots(bots)
@@ -480,7 +480,6 @@ def run_tournament(
     if matches < 0:
         raise ValueError("matches cannot be negative")
     own = executor is None
-    pool: Executor = process_pool() if executor is None else executor
     found: list[MatchRecord] = []
 
     def result(interrupted: bool) -> TournamentResult:
@@ -496,9 +495,13 @@ def run_tournament(
         )
 
     task = partial(_play_chunk, ruleset, entrants, seed, keep_moves)
+    pool: Executor = SerialExecutor()
     try:
+        pool = process_pool() if executor is None else executor
         run_indexed(task, range(matches), pool, lambda _, done: found.extend(done), progress)
     except KeyboardInterrupt:
+        if own:
+            stop_pool(pool)
         raise TournamentInterrupted(result(True)) from None
     finally:
         if own:
