@@ -17,8 +17,8 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 

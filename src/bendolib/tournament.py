@@ -469,7 +469,8 @@ def run_tournament(
 
     On Ctrl-C the matches not started are cancelled (and, in the default pool, those
     running are ended) and :class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is
-    raised within about a second, holding the result of the matches that finished.  A failing bot raises :class:`BotError`.
+    raised within about a second, holding the result of the matches that finished.  A
+    failing bot raises :class:`BotError`.
     """
     ruleset = _resolve_rules(rules)
     entrants = _resolve_bots(bots)
