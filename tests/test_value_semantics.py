@@ -29,6 +29,7 @@ from bendolib.inference import deduce, hidden_deal
 from bendolib.notation import parse_pattern
 from bendolib.rng import SplitMix64
 from bendolib.rules.scoring import RoundOutcome
+from bendolib.selfplay import SelfplaySummary
 from bendolib.state import GameState
 from bendolib.testing import check_ruleset
 from bendolib.tournament import SerialExecutor, play_match, run_tournament
@@ -124,6 +125,7 @@ def harvest() -> dict[type, list[Any]]:
     )
     roots.append(tournament)
     roots.append(tournament.standings)
+    roots.append(SelfplaySummary("data", "npz", games=2, decisions=80, games_before=1))
     roots.append(parse_pattern("5-3@1L"))
     roots.append(bendolib.rules.classic.AS_OPENSPIEL_BLOCK)  # FixedSeat, not registered
     roots.append(check_ruleset(bendolib.rules.get("basic"), games=1))

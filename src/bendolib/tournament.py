@@ -131,9 +131,9 @@ def _ask(
     try:
         move = bot.choose(observation, legal, rng)
     except Exception as exc:
-        problem = f"raised {type(exc).__name__}: {exc}"
+        problem = f"raised {type(exc).__name__}: {str(exc)[:200]}"
         raise BotError(
-            problem, bot_name(bot), state.current_player, *seeds, position_text.dumps(state)
+            problem, bot_name(bot), state.current_player, *seeds, _position(state)
         ) from exc
     if move not in legal:
         shown = str(move) if isinstance(move, Move) else repr(move)
@@ -142,9 +142,17 @@ def _ask(
             bot_name(bot),
             state.current_player,
             *seeds,
-            position_text.dumps(state),
+            _position(state),
         )
     return move
+
+
+def _position(state: GameState) -> str:
+    """The position text of ``state``, or why there is none."""
+    try:
+        return position_text.dumps(state)
+    except BendolibError as exc:
+        return f"(no position text: {exc})"
 
 
 def _resolve_rules(rules: RuleSet | str) -> RuleSet:
