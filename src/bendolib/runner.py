@@ -149,13 +149,17 @@ def run_indexed(
     in_flight: dict[Future[Any], tuple[int, ...]] = {}
     submitted = done = 0
     seconds = 0.0
+    last = 1
 
     def chunk_size() -> int:
-        if not done:
-            return 1
-        per_job = seconds / done
-        size = int(CHUNK_SECONDS / per_job) if per_job > 0 else MAX_CHUNK
-        return max(1, min(size, MAX_CHUNK, -(-(total - submitted) // width)))
+        # From the mean time per job so far, at most twice the last chunk: one quick
+        # job must not make the next chunk take minutes.
+        nonlocal last
+        if done:
+            per_job = seconds / done
+            size = int(CHUNK_SECONDS / per_job) if per_job > 0 else MAX_CHUNK
+            last = max(1, min(size, 2 * last, MAX_CHUNK, -(-(total - submitted) // width)))
+        return last
 
     def deliver(future: Future[Any]) -> None:
         nonlocal done, seconds
