@@ -24,6 +24,8 @@ def test_every_rule_set_has_an_id() -> None:
     assert adapter.env_id("bendo-all-in-actions") == "bendolib/BendoAllInActions-v0"
     for name in rules.names():
         assert adapter.env_id(name) in gymnasium.registry
+    env = gymnasium.make("bendolib.adapters.gymnasium:bendolib/AllFive-v0", players=3)
+    assert env.unwrapped.rules.name == "all-five" and env.unwrapped.players == 3
 
 
 @pytest.mark.parametrize(
