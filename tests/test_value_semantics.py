@@ -31,6 +31,7 @@ from bendolib.notation import parse_pattern
 from bendolib.rng import SplitMix64
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.rules.triangles import TRIANGLE_RULESETS
+from bendolib.selfplay import SelfplaySummary
 from bendolib.state import GameState
 from bendolib.testing import check_ruleset
 from bendolib.tournament import SerialExecutor, play_match, run_tournament
@@ -130,6 +131,7 @@ def harvest() -> dict[type, list[Any]]:
     )
     roots.append(tournament)
     roots.append(tournament.standings)
+    roots.append(SelfplaySummary("data", "npz", games=2, decisions=80, games_before=1))
     roots.append(parse_pattern("5-3@1L"))
     roots.append(parse_cell_pattern("3-4-5@0,-1d"))
     for rules in TRIANGLE_RULESETS:  # not registered by name yet (issue 15)
