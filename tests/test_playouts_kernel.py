@@ -230,8 +230,11 @@ def test_perft_vectors_in_the_kernel(
 
 
 def test_perft_along_vectors_are_listed() -> None:
+    """Every walk perft_core plays is frozen in tests/perft (with or without the kernel)."""
+    from test_perft import load
+
     assert {(r, p, s) for r, p, s, _ in ALONG} <= {
-        (h[1], int(h[2]), int(h[3])) for _, h, _ in perft_vectors() if h[0] == "along"
+        (h[1], int(h[2]), int(h[3])) for _, h, _ in load() if h[0] == "along"
     }
 
 
