@@ -26,9 +26,9 @@ from bendolib.state import (
     ROUND_OVER,
     GameState,
     Log,
+    PastRound,
     RoundContext,
     RoundResult,
-    _Round,
 )
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT
 
@@ -128,6 +128,7 @@ def _deal_from(
         results,
         PLAYING,
         -1,
+        (),
         None,
     )
     return _new_state(hands, board, decision.player, pos, 0, 0, -1, None, context)
@@ -234,7 +235,7 @@ def apply(state: GameState, move: Move) -> GameState:
             state.scores,
             state.results,
         )
-        return dealt.replace(past=_Round(state.log, state.past))
+        return dealt.replace(past=(*state.past, PastRound(state.history, state.origin)))
     raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
 
 

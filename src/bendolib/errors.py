@@ -42,6 +42,13 @@ class ParseError(BendolibError, ValueError):
         super().__init__(f"{message}{where}{shown}")
 
 
+class ArgumentError(BendolibError, ValueError):
+    """
+    A value of the right type but outside its allowed range, given to the API (a seat
+    that does not exist, a negative seed...); the message names the value and the range.
+    """
+
+
 class RuleSetError(BendolibError, ValueError):
     """A rule set or parameter that is invalid (bad player count, bad hand size...)."""
 

@@ -32,7 +32,7 @@ _PHASES = {PLAYING: "play", ROUND_OVER: "round-over", GAME_OVER: "game-over"}
 _PHASE_VALUES = {name: value for value, name in _PHASES.items()}
 _FACES = {name: face for face, name in SYMBOL_NAMES.items()}
 #: GameState fields that are history, not position.
-_HISTORY = ("log", "past")
+_HISTORY = ("log", "past", "origin")
 #: The fields every position text has, in the order they are written.
 _REQUIRED = ("players", "seed", "round", "turn", "scores", "hands", "deck", "board")
 _EMPTY = "-"
@@ -492,7 +492,8 @@ def loads(text: str) -> GameState:
     if extra:
         state = state.replace(**extra)
     _check(reader, state)
-    return state
+    # the round's known history starts here, not at a deal
+    return state.replace(origin=state)
 
 
 #: Every key a position text may use for the fields this module knows.

@@ -29,7 +29,7 @@ from math import factorial
 
 from bendolib.engine import apply, deal_from
 from bendolib.errors import BendolibError
-from bendolib.inference import HiddenDeal, Slot, hidden_deal
+from bendolib.inference import HiddenDeal, Slot, deck_layout, hidden_deal
 from bendolib.observation import Observation, observe
 from bendolib.state import PLAYING, GameState
 from bendolib.tiles import indices
@@ -262,20 +262,15 @@ def _merged(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
 
 def replay(observation: Observation, deck: tuple[int, ...], seed: int = 0) -> GameState | None:
     """
-    The state reached by dealing ``deck`` and replaying the round's public history,
-    if it gives exactly ``observation``; None otherwise.
+    The state reached by dealing ``deck`` (laid out as :func:`bendolib.inference.deck_layout`
+    says) and replaying the round's public history, if it gives exactly
+    ``observation``; None otherwise.
     """
     obs = observation
-    players = obs.players
-    round_points = (0,) * players
-    results = obs.results
-    if obs.phase != PLAYING and results and results[-1].round_number == obs.round_number:
-        round_points = results[-1].points
-        results = results[:-1]
-    scores = tuple(
-        s - p - r for s, p, r in zip(obs.scores, obs.play_points, round_points, strict=True)
-    )
-    state = deal_from(obs.rules, players, deck, seed, obs.round_number, scores, results)
+    if obs.start is not None:
+        state: GameState | None = _origin(obs, deck, seed)
+    else:
+        state = _dealt(obs, deck, seed)
     if state is None:
         return None
     for turn in obs.history:
@@ -290,11 +285,80 @@ def replay(observation: Observation, deck: tuple[int, ...], seed: int = 0) -> Ga
     return state
 
 
+def _dealt(obs: Observation, deck: tuple[int, ...], seed: int) -> GameState | None:
+    """The round dealt from ``deck`` with the match as ``obs`` shows it."""
+    players = obs.players
+    round_points = (0,) * players
+    results = obs.results
+    if obs.phase != PLAYING and results and results[-1].round_number == obs.round_number:
+        round_points = results[-1].points
+        results = results[:-1]
+    scores = tuple(
+        s - p - r for s, p, r in zip(obs.scores, obs.play_points, round_points, strict=True)
+    )
+    return deal_from(obs.rules, players, deck, seed, obs.round_number, scores, results)
+
+
+def _origin(obs: Observation, deck: tuple[int, ...], seed: int) -> GameState:
+    """The position ``obs.start`` describes, its hidden tiles taken from ``deck``."""
+    start = obs.start
+    assert start is not None
+    layout = deck_layout(obs)
+    hands = []
+    for first, size in layout.hands:
+        mask = 0
+        for tile in deck[first : first + size]:
+            mask |= 1 << tile
+        hands.append(mask)
+    if start.current_player == obs.player:
+        drawn = start.drawn_mask
+    else:
+        drawn = 0
+        first, size = layout.drawn
+        for tile in deck[first : first + size]:
+            drawn |= 1 << tile
+    origin = GameState.create(
+        rules=obs.rules,
+        players=obs.players,
+        seed=seed,
+        round_number=start.round_number,
+        deck=deck,
+        stock_pos=layout.stock,
+        hand_masks=tuple(hands),
+        board=start.board,
+        current_player=start.current_player,
+        scores=start.scores,
+        opening=start.opening,
+        drawn=drawn,
+        drawn_count=start.drawn_count,
+        direction=start.direction,
+        out=start.out,
+        play_points=start.play_points,
+        results=start.results,
+        phase=start.phase,
+        last_placer=start.last_placer,
+        match_winner=start.match_winner,
+    )
+    return origin.replace(origin=origin)
+
+
 def _canonical(obs: Observation, deck: list[int]) -> tuple[int, ...]:
-    """The deck with each dealt hand sorted (the order inside a hand means nothing)."""
-    size = obs.rules.deal.hand_size(obs.players)
-    for seat in range(obs.players):
-        deck[seat * size : (seat + 1) * size] = sorted(deck[seat * size : (seat + 1) * size])
+    """
+    The deck with each hand's block sorted (the order inside a hand means nothing;
+    the tiles the player to move had drawn before a loaded position, apart).
+    """
+    layout = deck_layout(obs)
+    blocks = list(layout.hands)
+    drawn_first, drawn_count = layout.drawn
+    if drawn_count:
+        blocks.append(layout.drawn)
+    for first, size in blocks:
+        if drawn_count and first < drawn_first < first + size:
+            size = drawn_first - first
+        deck[first : first + size] = sorted(deck[first : first + size])
+    if layout.aside[1]:
+        first, size = layout.aside
+        deck[first : first + size] = sorted(deck[first : first + size])
     return tuple(deck)
 
 
