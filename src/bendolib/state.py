@@ -138,7 +138,7 @@ class GameState:
     drawn: int
     drawn_count: int
     last_placer: int
-    log: Log = attrs.field(repr=False)
+    log: Log = attrs.field(repr=False, eq=lambda log: _flat(log))
     context: RoundContext
 
     @classmethod
@@ -399,13 +399,8 @@ class GameState:
         Pickle (and ``copy.deepcopy``) with the round's history as a flat tuple, so
         that no round is too long to copy.
         """
-        moves = []
-        log = self.log
-        while log is not None:
-            moves.append(log[:2])
-            log = log[2]
         fields = (self.hand_masks, self.board, self.current_player, self.stock_pos, self.drawn)
-        rest = (self.drawn_count, self.last_placer, tuple(moves), self.context)
+        rest = (self.drawn_count, self.last_placer, _flat(self.log), self.context)
         return (_unpickled, fields + rest)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
@@ -417,6 +412,19 @@ class GameState:
         from bendolib.render_svg import to_svg
 
         return to_svg(self)
+
+
+def _flat(log: Log) -> tuple[tuple[int, Move], ...]:
+    """
+    The moves of a cons list as a flat tuple of ``(player, move)``, newest first: how
+    states compare, hash and pickle their history, so that no round is too long for
+    Python's recursion limit.
+    """
+    moves = []
+    while log is not None:
+        moves.append(log[:2])
+        log = log[2]
+    return tuple(moves)
 
 
 def _unpickled(
@@ -432,7 +440,7 @@ def _unpickled(
 ) -> GameState:
     """The state :meth:`GameState.__reduce__` wrote, its history a cons list again."""
     log: Log = None
-    for player, move in reversed(moves):
+    for player, move in reversed(moves):  # oldest first
         log = (player, move, log)
     return GameState(
         hand_masks, board, current_player, stock_pos, drawn, drawn_count, last_placer, log, context
