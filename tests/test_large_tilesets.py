@@ -1,4 +1,4 @@
-"""More than 256 curved tiles: the engine's memo of placements keeps tiles apart (issue 14, point 3)."""
+"""More than 256 curved tiles: the memo of placements keeps tiles apart (issue 14, point 3)."""
 
 from __future__ import annotations
 
