@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from bendolib.errors import ParseError, RuleSetError
+from bendolib.limits import MAX_DIGITS, MAX_FACE, MAX_TILES, quoted
 
 #: Turning senses of a curved tile read from one face to the other.
 STRAIGHT = 0
@@ -53,12 +54,22 @@ class Tile:
     bend: int = STRAIGHT
 
     def __attrs_post_init__(self) -> None:
+        for name in ("a", "b", "bend"):
+            value = getattr(self, name)
+            if type(value) is not int:
+                raise TypeError(f"Tile.{name} is an int, not {type(value).__name__}")
+        for face in (self.a, self.b):
+            if not (0 <= face <= MAX_FACE or face in SYMBOL_NAMES):
+                raise RuleSetError(
+                    f"a face is a number from 0 to {MAX_FACE} or a symbol "
+                    f"({', '.join(map(str, SYMBOL_NAMES))}), not {face}"
+                )
         if self.a > self.b:
-            raise ValueError(f"tile faces must be ordered: {self.a} > {self.b}")
+            raise RuleSetError(f"tile faces must be ordered: {self.a} > {self.b}")
         if self.bend not in (STRAIGHT, LEFT, RIGHT):
-            raise ValueError(f"bad bend {self.bend}")
+            raise RuleSetError(f"bad bend {self.bend}")
         if self.a == self.b and self.bend != STRAIGHT:
-            raise ValueError("a double has no bend")
+            raise RuleSetError("a double has no bend")
 
     @property
     def is_double(self) -> bool:
@@ -114,6 +125,11 @@ BendTable = Mapping[tuple[int, int], int]
 _NO_FITS = (0, 0, 0, 0)
 
 
+def _highest_number(tiles: Iterable[Tile]) -> int:
+    """The highest number (non-negative face) on ``tiles``, 0 when there is none."""
+    return max((f for t in tiles for f in (t.a, t.b) if f >= 0), default=0)
+
+
 def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, ...], int]:
     face_mask: dict[int, int] = {}
     points = []
@@ -158,13 +174,24 @@ class TileSet:
 
     @top.default
     def _top_default(self) -> int:
-        return max((max(t.a, t.b) for t in self.tiles), default=0)
+        return _highest_number(self.tiles)
 
     def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"a tile set's name is a str, not {type(self.name).__name__}")
+        if not isinstance(self.tiles, tuple) or not all(type(t) is Tile for t in self.tiles):
+            raise TypeError("a tile set's tiles are a tuple of Tile")
         if not self.tiles:
             raise RuleSetError("a tile set needs at least one tile")
+        if len(self.tiles) > MAX_TILES:
+            raise RuleSetError(f"a tile set has at most {MAX_TILES} tiles, not {len(self.tiles)}")
         if len(set(self.tiles)) != len(self.tiles):
-            raise RuleSetError(f"tile set {self.name!r} repeats a tile")
+            raise RuleSetError(f"tile set {quoted(self.name)} repeats a tile")
+        if type(self.top) is not int or self.top != _highest_number(self.tiles):
+            raise RuleSetError(
+                f"top must be the highest number on the tiles, "
+                f"{_highest_number(self.tiles)}, not {quoted(repr(self.top))}"
+            )
         face_mask, points, doubles = _index_tables(self.tiles)
         object.__setattr__(self, "_face_mask", face_mask)
         object.__setattr__(self, "_points", points)
@@ -179,17 +206,15 @@ class TileSet:
         object.__setattr__(self, "_by_id", {id(t): i for i, t in enumerate(self.tiles)})
         turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b))
         object.__setattr__(self, "turn_table", turns)
+        # one pass over the tiles (a pass per face would cost faces x tiles)
+        turn_masks: dict[int, list[int]] = {face: [0, 0, 0, 0] for face in face_mask}
+        for i, t in enumerate(self.tiles):
+            for face in {t.a, t.b}:
+                turn_masks[face][t.turn_from(face)] |= 1 << i
         fit_masks: dict[int, tuple[int, int, int, int]] = {}
-        for face in face_mask:
-            left = right = 0
-            for i, t in enumerate(self.tiles):
-                if face in (t.a, t.b):
-                    turn = t.turn_from(face)
-                    if turn & LEFT:
-                        left |= 1 << i
-                    if turn & RIGHT:
-                        right |= 1 << i
-            fit_masks[face] = (0, left, right, left | right)
+        for face, (_, left, right, both) in turn_masks.items():
+            # BOTH (a curved double) fits either way
+            fit_masks[face] = (0, left | both, right | both, left | right | both)
         object.__setattr__(self, "_fit_masks", fit_masks)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -212,8 +237,10 @@ class TileSet:
         :func:`default_bend`); ``both_bends`` puts each non-double in both bends;
         ``straight`` gives the classic rectangular tiles with no bend.
         """
-        if top < 0:
-            raise RuleSetError(f"a double-N set needs N >= 0, not {top}")
+        if type(top) is not int:
+            raise TypeError(f"top is an int, not {type(top).__name__}")
+        if not 0 <= top <= MAX_FACE:
+            raise RuleSetError(f"a double-N set needs N from 0 to {MAX_FACE}, not {top}")
         tiles: list[Tile] = []
         for a in range(top + 1):
             for b in range(a, top + 1):
@@ -312,6 +339,8 @@ class TileSet:
 
     def parse_tile(self, text: str) -> Tile:
         """Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set."""
+        if not isinstance(text, str):
+            raise TypeError(f"a tile is read from a str, not {type(text).__name__}")
         body = text.strip()
         bend = STRAIGHT
         if body[-1:] in ("L", "R"):
@@ -329,7 +358,7 @@ class TileSet:
             candidates = [t for t in candidates if t.bend == bend]
         if len(candidates) != 1:
             what = "no" if not candidates else "more than one"
-            raise ParseError(f"{what} tile {text!r} in {self.name}", text, 0)
+            raise ParseError(f"{what} such tile in {quoted(self.name)}", text, 0)
         return candidates[0]
 
 
@@ -337,8 +366,8 @@ def _parse_face(part: str, text: str) -> int:
     for face, name in SYMBOL_NAMES.items():
         if part == name:
             return face
-    if not part.isdigit():
-        raise ParseError(f"bad face {part!r}", text, text.find(part))
+    if not (part.isascii() and part.isdigit()) or len(part) > MAX_DIGITS:
+        raise ParseError(f"bad face {quoted(part)}", text, text.find(part))
     return int(part)
 
 
