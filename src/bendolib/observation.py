@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from bendolib.errors import ArgumentError, BendolibError
+from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Draw, Place
 from bendolib.rules.ruleset import RuleSet
@@ -142,13 +142,8 @@ class Observation:
 def observe(state: GameState, player: int) -> Observation:
     """The observation of ``state`` by seat ``player``."""
     if not isinstance(state, GameState):
-        raise TypeError(f"observe needs a GameState, not {type(state).__name__}")
-    if type(player) is not int:
-        raise TypeError(f"a seat is an int, not {type(player).__name__}")
-    if not 0 <= player < state.players:
-        raise ArgumentError(
-            f"no seat {player} among {state.players} players (seats 0..{state.players - 1})"
-        )
+        raise TypeError(f"observe takes a GameState, not {type(state).__name__}")
+    player = state._seat(player)
     origin = state.origin
     history = state.history
     if origin is None:

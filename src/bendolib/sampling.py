@@ -28,7 +28,7 @@ from functools import lru_cache
 from math import factorial
 
 from bendolib.engine import apply, deal_from
-from bendolib.errors import BendolibError
+from bendolib.errors import ArgumentError, BendolibError
 from bendolib.inference import HiddenDeal, Slot, deck_layout, hidden_deal
 from bendolib.observation import Observation, observe
 from bendolib.state import PLAYING, GameState
@@ -66,14 +66,30 @@ def sample_state(
     (see :func:`bendolib.inference.deduce`); when no deal fits that model, the plain
     posterior is used.
     """
-    if forced_draws:
-        model = sampler(observation, True)
-        if model.count():
-            try:
-                return model.sample(rng, min(max_attempts, MODEL_ATTEMPTS))
-            except SamplingError:
-                pass
-    return sampler(observation).sample(rng, max_attempts)
+    if not isinstance(observation, Observation):
+        raise TypeError(f"sample_state takes an Observation, not {type(observation).__name__}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng is a random.Random, not {type(rng).__name__}")
+    if not isinstance(max_attempts, int) or isinstance(max_attempts, bool):
+        raise TypeError(f"max_attempts is an int, not {type(max_attempts).__name__}")
+    if max_attempts < 1:
+        raise ArgumentError(f"max_attempts is 1 or more, not {max_attempts}")
+    try:
+        if forced_draws:
+            model = sampler(observation, True)
+            if model.count():
+                try:
+                    return model.sample(rng, min(max_attempts, MODEL_ATTEMPTS))
+                except SamplingError:
+                    pass
+        return sampler(observation).sample(rng, max_attempts)
+    except SamplingError:
+        raise
+    except (BendolibError, LookupError, ValueError) as exc:
+        # an observation no state gives (one built or edited by hand)
+        raise SamplingError(
+            f"no state gives this observation ({type(exc).__name__}: {exc})"
+        ) from exc
 
 
 @lru_cache(maxsize=32)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
+from bendolib.errors import ArgumentError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Move
 from bendolib.rules.ruleset import RuleSet
@@ -376,17 +377,26 @@ class GameState:
 
     def hand(self, player: int) -> tuple[Tile, ...]:
         """The tiles of one player."""
-        return self.hands[player]
+        return self.rules.tileset.tiles_of(self.hand_masks[self._seat(player)])
 
     def hand_points(self, player: int) -> int:
         """Points in one player's hand."""
-        return self.rules.tileset.mask_points(self.hand_masks[player])
+        return self.rules.tileset.mask_points(self.hand_masks[self._seat(player)])
 
     def observation(self, player: int) -> Observation:
         """What seat ``player`` may know of this state (see :mod:`bendolib.observation`)."""
         from bendolib.observation import observe
 
         return observe(self, player)
+
+    def _seat(self, player: object) -> int:
+        """``player`` if it is one of this state's seats (TypeError, ArgumentError otherwise)."""
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise TypeError(f"a seat is an int, not {type(player).__name__}")
+        if not 0 <= player < self.context.players:
+            players = self.context.players
+            raise ArgumentError(f"no seat {player} among {players} players (0..{players - 1})")
+        return player
 
     def __str__(self) -> str:
         """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
