@@ -9,7 +9,7 @@ from operator import add, itemgetter
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.board import Board
-from bendolib.limits import MAX_SEED, clipped
+from bendolib.limits import MAX_SEED, clipped, shown
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.placing import (
     _bend_placements,
@@ -101,7 +101,7 @@ def deal_from(
     """
     count = len(rules.tileset)
     if len(deck) != count or sorted(deck) != list(range(count)):
-        raise RuleSetError(f"a deck lists each of the {count} tile indices once: {deck!r}")
+        raise RuleSetError(f"a deck lists each of the {count} tile indices once: {shown(deck)}")
     return _deal_from(rules, players, tuple(deck), seed, round_number, scores, results)
 
 
@@ -166,9 +166,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     global _last_listed
     try:
         context = state.context
+        rules = context.rules
     except AttributeError:
         raise TypeError(f"legal_moves takes a GameState, not {type(state).__name__}") from None
-    rules = context.rules
     moves: tuple[Move, ...]
     if context.phase != PLAYING:
         moves = (NEXT_ROUND,) if context.phase == ROUND_OVER else ()

@@ -65,6 +65,14 @@ def clipped(text: str, limit: int = QUOTED_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def shown(value: Any, limit: int = QUOTED_CHARS) -> str:
+    """``repr(value)`` cut to ``limit`` characters (and never failing on huge numbers)."""
+    try:
+        return clipped(repr(value), limit)
+    except ValueError:  # an int too long to convert to text
+        return f"<a {type(value).__name__} too large to show>"
+
+
 def quoted(text: str, at: int | None = None, limit: int = QUOTED_CHARS) -> str:
     """
     ``repr(text)``, or when longer than ``limit`` characters a window of it (around

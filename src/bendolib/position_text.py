@@ -30,6 +30,7 @@ from bendolib.limits import (
     clipped,
     nests_within,
     quoted,
+    shown,
 )
 from bendolib.moves import OPENING, Place
 from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
@@ -182,7 +183,7 @@ def _plain(name: str, value: Any) -> Any:
         return value
     if isinstance(value, tuple):
         return [_plain(name, v) for v in value]
-    raise BendolibError(f"position text cannot write GameState.{name} = {value!r}")
+    raise BendolibError(f"position text cannot write GameState.{name} = {shown(value)}")
 
 
 #: The defaults of the values of a state (those :meth:`GameState.create` has).

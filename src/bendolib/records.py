@@ -421,18 +421,18 @@ def steps(record: GameRecord) -> Iterator[Step]:
         for n, text in enumerate(rnd.moves, 1):
             if state.is_round_over:
                 raise RecordError(
-                    f"the round is already over: {text!r} is one move too many", rnd.number, n
+                    f"the round is already over: {quoted(text)} is one move too many", rnd.number, n
                 )
             try:
                 move = parse_move(text, state)
             except IllegalMoveError as exc:
                 raise RecordError(
-                    f"illegal move {text!r} for player {state.current_player}: {exc.reason}",
+                    f"illegal move {quoted(text)} for player {state.current_player}: {exc.reason}",
                     rnd.number,
                     n,
                 ) from None
             except ParseError as exc:
-                raise RecordError(f"bad move {text!r}: {exc}", rnd.number, n) from None
+                raise RecordError(f"bad move {quoted(text)}: {exc}", rnd.number, n) from None
             player = state.current_player
             state = apply(state, move)
             yield Step(rnd.number, n, player, move, text, state)

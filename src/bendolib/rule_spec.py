@@ -31,7 +31,7 @@ from bendolib import rules as registry
 from bendolib.errors import BendolibError, ParseError, RuleSetError
 from bendolib.geometry.bend import BendGeometry
 from bendolib.geometry.straight import StraightGeometry
-from bendolib.limits import MAX_DEPTH, MAX_DIGITS, MAX_TILES, nests_within, quoted
+from bendolib.limits import MAX_DEPTH, MAX_DIGITS, MAX_TILES, nests_within, quoted, shown
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import FaceEffects, NextDraws, Reverse
@@ -72,7 +72,7 @@ def register_policy(cls: type, name: str | None = None, *, replace: bool = False
     once unless ``replace``.
     """
     if not isinstance(cls, type) or not attrs.has(cls):
-        raise TypeError(f"register_policy takes an attrs class, not {cls!r:.80}")
+        raise TypeError(f"register_policy takes an attrs class, not {shown(cls)}")
     key = f"{cls.__module__}:{cls.__qualname__}" if name is None else name
     if not isinstance(key, str):
         raise TypeError(f"a policy's name is a str, not {type(key).__name__}")
@@ -187,7 +187,7 @@ def _decode(data: Any) -> Any:
     if not isinstance(data, dict):
         if data is None or isinstance(data, bool | int | float | str):
             return data
-        raise ParseError(f"not a parameter value: {quoted(repr(data))}")
+        raise ParseError(f"not a parameter value: {shown(data)}")
     if "$tile" in data:
         return parse_tile_text(_one(data, "$tile", str))
     if "$tileset" in data:
@@ -195,7 +195,7 @@ def _decode(data: Any) -> Any:
     if "$policy" in data:
         path = data["$policy"]
         if not isinstance(path, str):
-            raise ParseError(f"a policy's name is a string, not {quoted(repr(path))}")
+            raise ParseError(f"a policy's name is a string, not {shown(path)}")
         cls = _POLICY_CLASSES.get(path)
         if cls is None:
             raise ParseError(
@@ -209,13 +209,13 @@ def _decode(data: Any) -> Any:
             raise ParseError(f"bad {path}: {exc}") from None
         except Exception as exc:  # a class's own check of its fields, whatever it raises
             raise ParseError(f"bad {path}: {type(exc).__name__}: {exc}") from exc
-    raise ParseError(f"unknown value {quoted(repr(data))}")
+    raise ParseError(f"unknown value {shown(data)}")
 
 
 def _one(data: dict[str, Any], key: str, kind: type) -> Any:
     """The value of a tagged dict's only key, of type ``kind``."""
     if len(data) != 1 or not isinstance(data[key], kind):
-        raise ParseError(f"{key} is a dict with one {kind.__name__}: {quoted(repr(data))}")
+        raise ParseError(f"{key} is a dict with one {kind.__name__}: {shown(data)}")
     return data[key]
 
 
@@ -230,7 +230,7 @@ def _tileset(spec: dict[str, Any]) -> TileSet:
     if not all(isinstance(t, str) for t in tiles):
         raise ParseError("a $tileset's tiles are written as strings like '3-5L'")
     if top is not None and (not isinstance(top, int) or isinstance(top, bool)):
-        raise ParseError(f"a $tileset's top is an integer, not {quoted(repr(top))}")
+        raise ParseError(f"a $tileset's top is an integer, not {shown(top)}")
     parsed = tuple(parse_tile_text(t) for t in tiles)
     try:
         return TileSet(name, parsed) if top is None else TileSet(name, parsed, top)
@@ -304,7 +304,7 @@ def rules_from_spec(spec: Any) -> RuleSet:
     """
     if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
         raise ParseError(
-            f"a rule set is written {{'name': ..., 'parameters': ...}}, not {quoted(repr(spec))}"
+            f"a rule set is written {{'name': ..., 'parameters': ...}}, not {shown(spec)}"
         )
     unknown = set(spec) - _SPEC_KEYS
     if unknown:
@@ -313,7 +313,7 @@ def rules_from_spec(spec: Any) -> RuleSet:
     base_name = spec.get("base", name)
     params = spec.get("parameters", {})
     if not isinstance(base_name, str) or not isinstance(params, dict):
-        raise ParseError(f"bad rule set {quoted(repr(spec))}")
+        raise ParseError(f"bad rule set {shown(spec)}")
     if base_name != name and name in registry.names():
         raise ParseError(
             f"{quoted(name)} is a registered rule set: a set derived from {quoted(base_name)} "

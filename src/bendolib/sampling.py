@@ -85,7 +85,7 @@ def sample_state(
         return sampler(observation).sample(rng, max_attempts)
     except SamplingError:
         raise
-    except (BendolibError, LookupError, ValueError) as exc:
+    except (BendolibError, LookupError, ValueError, TypeError, AttributeError) as exc:
         # an observation no state gives (one built or edited by hand)
         raise SamplingError(
             f"no state gives this observation ({type(exc).__name__}: {exc})"

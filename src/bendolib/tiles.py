@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from bendolib.errors import ParseError, RuleSetError
-from bendolib.limits import MAX_DIGITS, MAX_FACE, MAX_TILES, quoted
+from bendolib.limits import MAX_DIGITS, MAX_FACE, MAX_TILES, quoted, shown
 
 #: Turning senses of a curved tile read from one face to the other.
 STRAIGHT = 0
@@ -383,7 +383,7 @@ def _lookup_bend(
             raise RuleSetError(f"the bend table has no entry for {a}-{b}")
         bend = bends[(a, b)]
     if bend not in (LEFT, RIGHT):
-        raise RuleSetError(f"bend of {a}-{b} must be LEFT or RIGHT, not {bend!r}")
+        raise RuleSetError(f"bend of {a}-{b} must be LEFT or RIGHT, not {shown(bend)}")
     return bend
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bendolib.errors import RuleSetError, UnknownRuleSetError
-from bendolib.limits import MAX_DIGITS, clipped, quoted
+from bendolib.limits import MAX_DIGITS, quoted, shown
 from bendolib.rules.bendomino import ACTION_SET, BASIC, BENDOMINO_RULESETS, with_actions
 from bendolib.rules.classic import CLASSIC_RULESETS
 from bendolib.rules.dealing import Deal
@@ -72,7 +72,7 @@ def _check_kind(key: str, current: Any, value: Any) -> None:
             if type(value) is not kind:
                 raise RuleSetError(
                     f"parameter {key} is {'an' if kind is int else 'a'} {kind.__name__}, "
-                    f"not {clipped(repr(value))}"
+                    f"not {shown(value)}"
                 )
             if kind is int and abs(value) >= 10**MAX_DIGITS:
                 raise RuleSetError(f"parameter {key} has at most {MAX_DIGITS} digits")
