@@ -69,7 +69,7 @@ def shown(value: Any, limit: int = QUOTED_CHARS) -> str:
     """``repr(value)`` cut to ``limit`` characters (and never failing on huge numbers)."""
     try:
         return clipped(repr(value), limit)
-    except ValueError:  # an int too long to convert to text
+    except (ValueError, RecursionError):  # an int too long to write, or deep nesting
         return f"<a {type(value).__name__} too large to show>"
 
 

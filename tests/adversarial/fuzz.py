@@ -311,7 +311,7 @@ def _shown(value: Any) -> str:
             handle.write(value)
     try:
         text = repr(value)
-    except ValueError:  # a number too long to write
+    except (ValueError, RecursionError):  # a number too long to write, or deep nesting
         return f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= 400 else f"{text[:400]}... ({len(text):,} characters)"
 
