@@ -354,7 +354,7 @@ class _Tiles:
         try:
             return self.by_text[text]
         except KeyError:
-            raise _FieldError(f"no tile {quoted(text)} in {quoted(self.name)}", offset) from None
+            raise _FieldError(f"no tile {quoted(text)} in {clipped(self.name)}", offset) from None
 
     def indices(self, text: str, offset: int = 0) -> tuple[int, ...]:
         if text == _EMPTY:
@@ -427,7 +427,7 @@ def _tile_candidates(tiles: _Tiles, a: int, b: int) -> list[int]:
     lo, hi = min(a, b), max(a, b)
     found = [i for i, t in enumerate(tiles.tiles) if (t.a, t.b) == (lo, hi)]
     if not found:
-        raise ParseError(f"no tile {face_str(lo)}-{face_str(hi)} in {quoted(tiles.name)}")
+        raise ParseError(f"no tile {face_str(lo)}-{face_str(hi)} in {clipped(tiles.name)}")
     return found
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from bendolib.errors import ParseError, RuleSetError
-from bendolib.limits import MAX_DIGITS, MAX_FACE, MAX_TILES, quoted, shown
+from bendolib.limits import MAX_DIGITS, MAX_FACE, MAX_TILES, clipped, quoted, shown
 
 #: Turning senses of a curved tile read from one face to the other.
 STRAIGHT = 0
@@ -186,7 +186,7 @@ class TileSet:
         if len(self.tiles) > MAX_TILES:
             raise RuleSetError(f"a tile set has at most {MAX_TILES} tiles, not {len(self.tiles)}")
         if len(set(self.tiles)) != len(self.tiles):
-            raise RuleSetError(f"tile set {quoted(self.name)} repeats a tile")
+            raise RuleSetError(f"tile set {clipped(self.name)} repeats a tile")
         if type(self.top) is not int or self.top != _highest_number(self.tiles):
             raise RuleSetError(
                 f"top must be the highest number on the tiles, "
@@ -358,7 +358,7 @@ class TileSet:
             candidates = [t for t in candidates if t.bend == bend]
         if len(candidates) != 1:
             what = "no" if not candidates else "more than one"
-            raise ParseError(f"{what} such tile in {quoted(self.name)}", text, 0)
+            raise ParseError(f"{what} such tile in {clipped(self.name)}", text, 0)
         return candidates[0]
 
 
