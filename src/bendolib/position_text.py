@@ -8,7 +8,9 @@ The text is the rule set followed by ``key=value`` fields, separated by spaces::
 deck=6-6,0-1L,...|1-5R,... board=6-6*,6-2@1L
 
 See docs/records.md for every field.  The history of moves is not part of a
-position: a loaded state starts with an empty history.
+position: a loaded state starts with an empty history and is its own
+:attr:`~bendolib.state.GameState.origin` (its observations start there).  Only positions
+that can arise in play are read, within the limits of :mod:`bendolib.limits`.
 """
 
 from __future__ import annotations

@@ -68,8 +68,9 @@ def register_policy(cls: type, name: str | None = None, *, replace: bool = False
     """
     Let records and position texts carry instances of ``cls``, an attrs class (a
     policy of your own, say), under ``name`` (default ``"module:QualifiedName"``).
-    Returns ``cls``, so it can be used as a class decorator.  A name is registered
-    once unless ``replace``.
+    Returns ``cls``, so it can be used as a class decorator.  A name stands for one
+    class: registering another under it raises :class:`RuleSetError` unless ``replace``
+    (or unless it is the same class defined again).
     """
     if not isinstance(cls, type) or not attrs.has(cls):
         raise TypeError(f"register_policy takes an attrs class, not {shown(cls)}")
@@ -77,7 +78,11 @@ def register_policy(cls: type, name: str | None = None, *, replace: bool = False
     if not isinstance(key, str):
         raise TypeError(f"a policy's name is a str, not {type(key).__name__}")
     known = _POLICY_CLASSES.get(key)
-    if known is not None and known is not cls and not replace:
+    redefined = known is not None and (known.__module__, known.__qualname__) == (
+        cls.__module__,
+        cls.__qualname__,
+    )  # the same class defined again (a module reloaded, a notebook cell run again)
+    if known is not None and known is not cls and not redefined and not replace:
         raise RuleSetError(f"a policy class named {quoted(key)} is already registered")
     _POLICY_CLASSES[key] = cls
     _POLICY_NAMES[cls] = key

@@ -31,6 +31,7 @@ from bendolib.engine import apply, deal_from
 from bendolib.errors import ArgumentError, BendolibError
 from bendolib.inference import HiddenDeal, Slot, deck_layout, hidden_deal
 from bendolib.observation import Observation, observe
+from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 from bendolib.tiles import indices
 
@@ -74,6 +75,7 @@ def sample_state(
         raise TypeError(f"max_attempts is an int, not {type(max_attempts).__name__}")
     if max_attempts < 1:
         raise ArgumentError(f"max_attempts is 1 or more, not {max_attempts}")
+    _check_counts(observation)
     try:
         if forced_draws:
             model = sampler(observation, True)
@@ -85,11 +87,45 @@ def sample_state(
         return sampler(observation).sample(rng, max_attempts)
     except SamplingError:
         raise
-    except (BendolibError, LookupError, ValueError, TypeError, AttributeError) as exc:
+    except (
+        BendolibError,
+        LookupError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        ArithmeticError,
+    ) as exc:
         # an observation no state gives (one built or edited by hand)
         raise SamplingError(
             f"no state gives this observation ({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def _check_counts(observation: Observation) -> None:
+    """
+    Raise SamplingError unless the observation's counts fit its tile set: what sizes
+    the work of sampling (an observation edited by hand could ask for any amount).
+    """
+    for obs in (observation, observation.start):
+        if obs is None:
+            continue
+        if not isinstance(obs, Observation) or not isinstance(obs.rules, RuleSet):
+            raise SamplingError("an observation's start is an Observation of a rule set")
+        total = len(obs.rules.tileset)
+        sizes = obs.hand_sizes
+        masks = (obs.hand_mask, obs.drawn_mask, *obs.revealed)
+        counts = (obs.players, obs.player, obs.current_player, obs.stock_size, obs.opening)
+        if (
+            not all(type(n) is int for n in (*counts, *masks, *sizes, obs.drawn_count))
+            or obs.players not in obs.rules.player_counts
+            or not (0 <= obs.player < obs.players and 0 <= obs.current_player < obs.players)
+            or len(sizes) != obs.players
+            or not all(0 <= n <= total for n in (*sizes, obs.stock_size, obs.drawn_count))
+            or sum(sizes) + obs.stock_size > total
+            or not all(0 <= mask < 1 << total for mask in masks)
+            or not -1 <= obs.opening < total
+        ):
+            raise SamplingError("no state gives this observation: its counts do not fit its tiles")
 
 
 @lru_cache(maxsize=32)

@@ -397,6 +397,17 @@ def _broken(state: GameState, aside: int) -> tuple[str, str] | None:
     return broken
 
 
+def sound(rules: bendolib.RuleSet) -> bool:
+    """
+    False for a configuration the engine cannot play consistently today: tiles turned
+    up by the deal and a starter who must open with a tile too (branch ``rules`` makes
+    RuleSet refuse it).
+    """
+    start = rules.start
+    opens = getattr(start, "opens", False) or type(start).__name__ == "HolderOf"
+    return not (rules.deal.table_tiles and opens)
+
+
 def plays_on(state: GameState, seed: int, moves: int = 12) -> None:
     """
     ``state`` keeps every single-state invariant, every seat can observe it (and a

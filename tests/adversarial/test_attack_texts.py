@@ -20,6 +20,7 @@ from fuzz import (
     json_mutants,
     mutate_json,
     plays_on,
+    sound,
     text_mutants,
 )
 from hypothesis import assume, given
@@ -33,17 +34,6 @@ from bendolib.testing import invariants
 from bendolib.testing import strategies as bst
 
 SEEDS = st.integers(0, 2**32 - 1)
-
-
-def sound(rules: bendolib.RuleSet) -> bool:
-    """
-    False for a configuration the engine cannot play consistently today: tiles turned
-    up by the deal and a starter who must open with a tile too (branch ``rules`` makes
-    RuleSet refuse it).
-    """
-    start = rules.start
-    opens = getattr(start, "opens", False) or type(start).__name__ == "HolderOf"
-    return not (rules.deal.table_tiles and opens)
 
 
 #: Rule sets: the registered ones, configured ones, and wild faces (point 4).
