@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bendolib.errors import BendolibError, ParseError
@@ -61,14 +61,19 @@ class _FieldError(Exception):
         self.offset = offset
 
 
-def _parts(text: str, sep: str) -> list[tuple[str, int]]:
-    """``text`` split at ``sep``, each part with its offset."""
-    out = []
+def _parts(text: str, sep: str) -> Iterator[tuple[str, int]]:
+    """
+    ``text`` split at ``sep``, each part with its offset, one at a time (a reader that
+    stops at a bad part has not split the rest).
+    """
     at = 0
-    for part in text.split(sep):
-        out.append((part, at))
-        at += len(part) + len(sep)
-    return out
+    while True:
+        end = text.find(sep, at)
+        if end < 0:
+            yield text[at:], at
+            return
+        yield text[at:end], at
+        at = end + len(sep)
 
 
 def _ints(values: Sequence[int]) -> str:
