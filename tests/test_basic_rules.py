@@ -14,7 +14,7 @@ import bendolib
 from bendolib import DRAW, PASS, IllegalMoveError, Place
 from bendolib.blocking import Block
 from bendolib.moves import OPENING
-from bendolib.rules.starting import HighestDouble
+from bendolib.rules.starting import HighestDouble, StartDecision
 from bendolib.tiles import LEFT, RIGHT, Tile, TileSet
 from positions import build_board, mask, places, position, tile
 
@@ -275,7 +275,7 @@ def test_seed000_blocked_reason_a_no_matching_number() -> None:
     """seeds/000 blocked position A: no tile with the end's number is left off the board
     (a three-tile double-1 set makes it easy to use every 0 and every 1)."""
     small = TileSet("double-1", (Tile(0, 0), Tile(0, 1, RIGHT), Tile(1, 1)))
-    rules = BASIC.configure(tileset=small, hand_sizes={2: 0})
+    rules = BASIC.configure(tileset=small, hand_sizes={2: 1})
     steps = [(-1, "1-1", 1, RIGHT), (0, "0-1", 1, LEFT), (0, "0-0", 0, RIGHT)]
     state = position(rules, [[], []], [], steps)
     assert [s.blocked for s in bendolib.classify_ends(state)] == [
@@ -318,3 +318,99 @@ def test_seed000_blocked_reason_c_dead_end() -> None:
     assert statuses[1].blocked == Block.DEAD_END
     assert statuses[0].playable
     assert state.board.ends[1].free == 0
+
+
+# -- issue 13: the rules texts read literally ------------------------------------------
+
+#: 6-6 in the centre and 6-1 turning left at end 0: ends 0 (showing 1) and 1 (showing
+#: 6) lead into the same cell, so a tile turning left at end 0, or right at end 1,
+#: would close the ring of three tiles.
+RING = [(-1, "6-6", 6, RIGHT), (0, "1-6", 6, LEFT)]
+
+
+def test_seed000_connected_evenly_a_closing_tile_must_match_the_end_it_meets() -> None:
+    """seeds/000 and 002 'Connecting pieces': 'Each Bendomino must be connected evenly';
+    'D- Both ends connect (rare)'. A placement whose far end would meet the other open
+    end is legal only if the number it shows there is that end's number: 1-2 turning
+    left at end 0 would show 2 against the 6 of end 1, 5-6 turning right at end 1
+    would show 5 against the 1 of end 0; neither fits."""
+    state = position(BASIC, [["1-2", "5-6", "1-4"], ["0-0"]], ["3-3"], RING)
+    assert bendolib.rules.get("basic").closing == "even"
+    listed = {(str(m.tile), m.end) for m in places(state)}
+    assert listed == {(str(tile(TS, "1-4")), 0)}
+    loose = state.replace(rules=BASIC.configure(closing="any"))
+    assert {(str(m.tile), m.end) for m in places(loose)} == {
+        (str(tile(TS, "1-2")), 0),
+        (str(tile(TS, "5-6")), 1),
+        (str(tile(TS, "1-4")), 0),
+    }
+    uneven = next(m for m in places(loose) if m.tile == tile(TS, "1-2"))
+    with pytest.raises(IllegalMoveError, match="close the chain unevenly"):
+        bendolib.apply(state, uneven)
+    assert bendolib.classify_ends(state.replace(hand_masks=(0, 0))) is not None
+
+
+def test_seed000_connected_evenly_a_matching_tile_closes_the_ring() -> None:
+    """seeds/000: 'D- Both ends connect (rare)': in a set with both bends of each tile,
+    the other bend of 1-2 closes the ring 1-1, 1-2, 2-1 evenly (2 meets 2 and 1 meets
+    1); then both ends are blocked for reason D."""
+    both = TileSet.double(6, both_bends=True)
+    rules = BASIC.configure(tileset=both)
+    ring = [(-1, "1-1", 1, RIGHT), (0, "1-2L", 1, LEFT)]
+    state = position(rules, [["1-2R", "2-3L"], ["0-0"]], ["3-3"], ring)
+    closing = [m for m in places(state) if m.end == 0 and m.turn == LEFT]
+    assert [(str(m.tile), m.shows) for m in closing] == [("1-2R", 1)]
+    closed = bendolib.apply(state, closing[0])
+    reasons = [s.blocked for s in bendolib.classify_ends(closed)]
+    assert reasons == [Block.ENDS_CONNECTED, Block.ENDS_CONNECTED]
+
+
+def test_seed000_reason_d_is_rare_in_random_play() -> None:
+    """seeds/000: 'D- Both ends connect (rare)'. With even closing, random play ends few
+    basic rounds with reason D (about 2% measured by bench/rule_stats.py; 38% when any
+    tile could close the ring)."""
+    import random
+
+    rng = random.Random(13)
+    ended_d = 0
+    rounds = 150
+    for seed in range(rounds):
+        state = bendolib.new_game(BASIC, 2, seed)
+        while not state.is_round_over:
+            moves = bendolib.legal_moves(state)
+            state = bendolib.apply(state, moves[rng.randrange(len(moves))])
+        ends = bendolib.classify_ends(state)
+        ended_d += any(s.blocked == Block.ENDS_CONNECTED for s in ends)
+    assert ended_d / rounds < 0.1
+
+
+def test_seed000_a_voluntary_draw_is_draw_and_pass() -> None:
+    """seeds/000 'Note on play': 'Players can decide to draw a Bendomino and pass their
+    turn even if they have playable pieces.' The turn ends with the draw, even when the
+    drawn tile (4-6) fits; only a player who could not play 'can immediately play it'."""
+    state = position(BASIC, [["6-2", "0-1"], ["1-1"]], ["4-6", "5-5"], [(-1, "6-6", 6, RIGHT)])
+    after = bendolib.apply(state, DRAW)
+    assert after.current_player == 1 and tile(TS, "4-6") in after.hands[0]
+    assert BASIC.draw.after_voluntary == "pass"
+    fishing = state.replace(rules=BASIC.configure(after_voluntary="play"))
+    after = bendolib.apply(fishing, DRAW)
+    assert after.current_player == 0
+    moves = bendolib.legal_moves(after)
+    assert moves[-1] == PASS and {m.tile for m in moves if isinstance(m, Place)} == {
+        tile(TS, "4-6")
+    }
+
+
+def test_seed000_no_double_with_both_bends_of_the_highest_tile_split_deals_again() -> None:
+    """seeds/000: 'If no double was drawn, the highest Bendomino number should be played
+    (Example: 6/5)'. With both bends of 6-5 in two hands nobody holds *the* highest:
+    deal again (seed 003's rule when nobody can lead); split='lowest_seat' lets the
+    lower seat start. Both in one hand: that player starts with the first listed copy."""
+    both = TileSet.double(6, both_bends=True)
+    left, right = both.index(both.parse_tile("5-6L")), both.index(both.parse_tile("5-6R"))
+    low = both.mask_of([both.parse_tile("0-1L")])
+    split = (1 << left | low, 1 << right)
+    assert HighestDouble().choose(both, split, 1).redeal
+    assert HighestDouble(split="lowest_seat").choose(both, split, 1) == StartDecision(0, left)
+    held = (low, 1 << left | 1 << right)
+    assert HighestDouble().choose(both, held, 1) == StartDecision(1, left)

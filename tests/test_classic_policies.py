@@ -54,9 +54,10 @@ def test_fixed_seat_opens_with_any_tile_of_its_hand() -> None:
 def test_fixed_seat_must_exist() -> None:
     with pytest.raises(bendolib.RuleSetError):
         FixedSeat(-1)
-    rules = bendolib.rules.get("classic-block", start=FixedSeat(3))
-    with pytest.raises(bendolib.RuleSetError):
-        bendolib.new_game(rules, 2, 0)
+    with pytest.raises(bendolib.RuleSetError, match=r"at least 4 players; .* allow 2, 3"):
+        bendolib.rules.get("classic-block", start=FixedSeat(3))
+    rules = bendolib.rules.get("classic-block", start=FixedSeat(3), hand_sizes={4: 5})
+    assert bendolib.new_game(rules, 4, 0).current_player == 3
 
 
 def test_configure_replaces_a_whole_policy_then_its_fields() -> None:

@@ -424,10 +424,11 @@ def test_seed004_pairs_first_team_to_100() -> None:
 # -- seeds/004: Draw Dominoes ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_seed004_draw_dominoes_five_tiles_each_for_two_to_four(players: int) -> None:
-    """seeds/004 'Draw Dominoes is a game for 2, 3 or 4 players' ... 'Each player then
-    takes 5 dominoes each'; 'Leave the rest of the dominoes on the table.'"""
+@pytest.mark.parametrize("players", [3, 4])
+def test_seed004_draw_dominoes_five_tiles_each_for_three_or_four(players: int) -> None:
+    """seeds/004 'Draw Dominoes is a game for 2, 3 or 4 players' ... 'If you are using 3
+    or 4 players, take just 5 dominoes each'; 'Leave the rest of the dominoes on the
+    table.'"""
     state = bendolib.new_game(DRAW_DOMINOES, players, 4)
     assert [len(h) for h in state.hands] == [5] * players
     assert state.stock_size == 28 - 5 * players
@@ -610,3 +611,14 @@ def test_seed004_first_out_blocked_tie_plays_another_round() -> None:
     over = play(state, "3-5@0")
     assert over.phase == ROUND_OVER and over.scores == (0, 0)
     assert bendolib.apply(over, NEXT_ROUND).round_number == 2
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 5), (4, 5)])
+def test_seed004_draw_dominoes_two_players_take_seven(players: int, size: int) -> None:
+    """seeds/004 Draw Dominoes: 'If you are using 3 or 4 players, take just 5 dominoes
+    each' -- so two players take more: 7, as seeds/003 ('If there are 2 players, each
+    player draws 7 dominoes') and the common published rules deal them."""
+    rules = bendolib.rules.get("draw-dominoes")
+    state = bendolib.new_game(rules, players, 1)
+    assert [len(h) for h in state.hands] == [size] * players
+    assert rules.configure(hand_sizes={2: 5, 3: 5, 4: 5}).deal.hand_size(2) == 5

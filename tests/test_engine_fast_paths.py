@@ -144,3 +144,24 @@ def test_deal_from_rejects_a_deck_that_is_not_a_permutation(deck: tuple[int, ...
     """The fast deal trusts its deck, so the public one checks it."""
     with pytest.raises(RuleSetError, match="each of the 28 tile indices once"):
         engine.deal_from(bendolib.rules.get("classic-block"), 2, deck)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("all-five", 2)])
+def test_listing_at_a_joint_equals_the_general_one(rules: str, players: int) -> None:
+    """Where a placement would close the chain (issue 13), the memoised listing leaves out
+    the same uneven closings as the general one, and keeps the rest in the same order."""
+    from bendolib.geometry.bend import joints
+
+    plain = attrs.evolve(bendolib.rules.get(rules), geometry=PlainBend())
+    loose = bendolib.rules.get(rules, closing="any")
+    seen = 0
+    for state in _states(rules, 60, players):
+        if not state.board.placements or not joints(state.board.ends):
+            continue
+        seen += 1
+        moves = legal_moves(state)
+        assert moves == legal_moves(state.replace(rules=plain))
+        every = legal_moves(state.replace(rules=loose))
+        placed = [m for m in moves if isinstance(m, Place)]
+        assert [m for m in every if m in placed] == placed
+    assert seen >= 20

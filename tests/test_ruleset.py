@@ -10,6 +10,8 @@ import bendolib
 from bendolib import IllegalMoveError, RuleSetError, UnknownRuleSetError
 from bendolib.errors import BendolibError
 from bendolib.moves import DRAW, NEXT_ROUND
+from bendolib.rules import FixedSeat
+from bendolib.tiles import STRAIGHT, Tile, TileSet
 
 BASIC = bendolib.rules.get("basic")
 
@@ -74,3 +76,41 @@ def test_parse_move_errors_name_the_position() -> None:
         bendolib.parse_move("6-6#", state)
     with pytest.raises(IllegalMoveError):
         bendolib.parse_move("pass", state)
+
+
+# -- issue 13: configure accepts only rule sets that deal and play --------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("all-five", {"opens": True}, r"table_tiles=2 opens the round .* opens=False"),
+        ("basic", {"table_tiles": 1}, r"table_tiles=1 opens the round .* opens=False"),
+        ("basic", {"start": FixedSeat(2)}, r"FixedSeat\(seat=2\) needs at least 3 players"),
+        ("basic", {"hand_sizes": {2: 0}}, r"bad hand size 0 for 2 players"),
+        (
+            "classic-draw",
+            {
+                "tileset": TileSet("no doubles", (Tile(0, 1, STRAIGHT), Tile(1, 2, STRAIGHT))),
+                "hand_sizes": {2: 1},
+            },
+            r"has no double, so no_double='redeal' never deals",
+        ),
+    ],
+)
+def test_configure_rejects_rule_sets_that_cannot_deal_and_play(
+    name: str, params: dict[str, Any], message: str
+) -> None:
+    """Rule sets that would lose the table tiles at the opening move, or cannot deal,
+    are rejected with a RuleSetError naming the conflict (issue 13)."""
+    with pytest.raises(bendolib.RuleSetError, match=message):
+        bendolib.rules.get(name, **params)
+
+
+def test_configure_accepts_a_fixed_seat_with_the_player_counts_it_needs() -> None:
+    """Whole policies and fields change together, so a rule set is checked once."""
+    rules = bendolib.rules.get("basic", start=FixedSeat(2), hand_sizes={3: 6, 4: 5})
+    assert bendolib.new_game(rules, 3, 0).current_player == 2
+    opened = bendolib.rules.get("basic", table_tiles=1, opens=False)
+    state = bendolib.new_game(opened, 2, 0)
+    assert len(state.board.placements) == 1 and state.opening == -1

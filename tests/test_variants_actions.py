@@ -93,10 +93,15 @@ def test_arrow_end_is_matched_by_an_arrow_or_a_star() -> None:
     """Decision: an arrow or plus face laid outward is an end showing that symbol; only
     the same symbol or a wild star goes against it."""
     hands = [["A-5", "0-0"], ["A-2", "W-3", "2-2", "5-6"]]
-    state = play(position(ACTIONS, hands, ["3-3"], centre(5)), "A-5")
+    # closing="any": on this two-tile board the arrow end's left turn would close the
+    # chain onto the 5, which the default even closing allows only for a tile showing 5
+    rules = ACTIONS.configure(closing="any")
+    state = play(position(rules, hands, ["3-3"], centre(5)), "A-5")
     arrow_end = state.board.values.index(ARROW)
     on_arrow = {(m.tile, m.inward) for m in places(state) if m.end == arrow_end}
     assert on_arrow == {(tile(TS, "A-2"), ARROW), (tile(TS, "W-3"), STAR)}
+    even = play(position(ACTIONS, hands, ["3-3"], centre(5)), "A-5")
+    assert not [m for m in places(even) if m.end == arrow_end]
 
 
 def test_plus_makes_the_next_player_draw_one() -> None:

@@ -200,10 +200,43 @@ def test_seed000_all_five_first_to_200_wins() -> None:
     assert after.is_game_over and after.winner == 0
 
 
-def test_all_five_decision_reaching_200_ends_the_match_at_the_rounds_end() -> None:
-    """Decision (seeds silent): reaching 200 by a scoring move does not stop the round;
-    the match is decided when the round ends (highest total, as in Bendo All In)."""
+def test_seed000_all_five_reaching_200_in_play_ends_the_match_at_once() -> None:
+    """seeds/000 All Five: 'The first player to reach 200 points wins the game.' Points
+    are scored during play, so the placement that takes a player to 200 ends the match:
+    the round stops there and its end scores nothing (no bonus for anyone)."""
     state = five_position([["4-0", "6-6"], ["0-6", "1-1"]], scores=(195, 0))
+    after = bendolib.apply(state, at_value(state, "4-0", 4))
+    assert after.scores == (205, 0)
+    assert after.is_game_over and after.winner == 0
+    result = after.last_result
+    assert result is not None
+    assert result.points == (0, 0) and result.winners == (0,) and not result.blocked
+    assert bendolib.legal_moves(after) == ()
+
+
+def test_seed000_all_five_first_to_200_cannot_be_overtaken_by_the_rounds_bonus() -> None:
+    """seeds/000 All Five: 'The first player to reach 200 points wins the game' -- not
+    a player who passes them at the round's end (today's 203-204 reversal): player 1
+    leads the round's play points, so at the round's end its bonus would take it past
+    player 0."""
+    state = five_position(
+        [["4-0", "6-6"], ["0-6"]], scores=(195, 199), play_points=(0, 30), current=0
+    )
+    after = bendolib.apply(state, at_value(state, "4-0", 4))
+    assert after.is_game_over and after.winner == 0 and after.scores == (205, 199)
+    late = FIVE.configure(target_check="round_end")
+    state = state.replace(rules=late)
+    after = bendolib.apply(state, at_value(state, "4-0", 4))
+    assert not after.is_game_over and after.scores == (205, 199)
+
+
+def test_all_five_round_end_checking_kept_as_parameter() -> None:
+    """The former reading, kept as ``target_check="round_end"``: reaching 200 by a
+    scoring move does not stop the round; the match is decided when the round ends
+    (highest total)."""
+    late = FIVE.configure(target_check="round_end")
+    state = five_position([["4-0", "6-6"], ["0-6", "1-1"]], scores=(195, 0))
+    state = state.replace(rules=late)
     after = bendolib.apply(state, at_value(state, "4-0", 4))
     assert after.scores == (205, 0)
     assert not after.is_round_over and not after.is_game_over

@@ -248,3 +248,23 @@ def test_seed001_caribbean_all_other_rules_apply() -> None:
     state = play_all(at_centre(CARIBBEAN, hands), ["6-0", "6-1", "0-3"])
     assert state.results[-1].points == (30, 20, 10, 0)
     assert state.side_scores == (40, 20)
+
+
+def test_bendo_all_in_decision_shared_places_are_rounded_down() -> None:
+    """seeds/001 'NOTE: If the game is blocked ... the player with the less points will be
+    first' (ties are not covered): tied players share the points of their places, rounded
+    down, so a tie never scores more than its places: four tied of 40/20/10/0 score 17
+    each (68 of 70); rounding='up' gives 18 each."""
+    from bendolib.rules.scoring import FinishingOrder, RoundOutcome
+
+    sides = ((0,), (1,), (2,), (3,))
+    outcome = RoundOutcome(sides, (9, 9, 9, 9), (), True, 0, (0, 0, 0, 0))
+    assert ALL_IN.round_scoring.score(outcome).points == (17, 17, 17, 17)
+    assert ALL_IN.configure(rounding="up").round_scoring.score(outcome).points == (18,) * 4
+    pair = RoundOutcome(sides, (3, 9, 9, 12), (), True, 0, (0, 0, 0, 0))
+    assert FinishingOrder({4: (40, 20, 10, 0)}, tie="share").score(pair).points == (
+        40,
+        15,
+        15,
+        0,
+    )

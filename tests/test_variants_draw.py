@@ -13,7 +13,7 @@ import pytest
 
 import bendolib
 from bendolib import DRAW, PASS, GameState, IllegalMoveError, Place
-from bendolib.tiles import RIGHT
+from bendolib.tiles import LEFT, RIGHT
 from positions import places, position, tile
 from positions import play_tile as play
 
@@ -215,3 +215,60 @@ def test_seed000_teams_match_to_100_per_team() -> None:
     assert after.is_game_over
     assert after.winner == 0
     assert after.winning_players == (0, 2)
+
+
+#: A chain whose two ends met (a ring closed as closing="any" allows): no tile off the
+#: board fits anywhere, both ends are blocked (reason D).
+RING = [(-1, "6-6", 6, RIGHT), (0, "1-6", 6, LEFT), (1, "5-6", 6, RIGHT)]
+
+
+@pytest.mark.parametrize("name", ["wild-draw", "bendo-all-in"])
+def test_seed000_wild_draw_blocked_chain_each_player_draws_one_in_turn(name: str) -> None:
+    """seeds/000 Wild Draw '(All other basic rules apply)' and the basic 'Note on blocked
+    positions': 'If both ends of the Bendomino chain are blocked, each player draws a
+    Bendomino until the stock is empty.' 'Draw until playable' cannot apply when nothing
+    is playable: the players draw one tile each, in turn (Bendo All In 'plays like Wild
+    Draw')."""
+    rules = bendolib.rules.get(name)
+    state = position(rules, [["0-1", "2-3"], ["4-4", "0-0"]], ["5-5", "2-2", "3-3"], RING)
+    assert all(not s.playable for s in bendolib.classify_ends(state))
+    drawers = []
+    while not state.is_round_over:
+        assert bendolib.legal_moves(state) == (DRAW,)
+        drawers.append(state.current_player)
+        state = bendolib.apply(state, DRAW)
+    assert drawers == [0, 1, 0]
+    assert [len(h) for h in state.hands] == [4, 3]
+    result = state.last_result
+    assert result is not None and result.blocked and state.stock_size == 0
+
+
+def test_wild_draw_blocked_chain_as_stuck_kept_as_parameter() -> None:
+    """The former behaviour, kept as ``when_blocked="as_stuck"``: the stuck player keeps
+    drawing ('until they get a playable piece or until the stock is empty')."""
+    rules = WILD.configure(when_blocked="as_stuck")
+    state = position(rules, [["0-1", "2-3"], ["4-4", "0-0"]], ["5-5", "2-2", "3-3"], RING)
+    drawers = []
+    while not state.is_round_over:
+        drawers.append(state.current_player)
+        state = bendolib.apply(state, DRAW)
+    assert drawers == [0, 0, 0] and [len(h) for h in state.hands] == [5, 2]
+
+
+def test_seed000_wild_draw_a_stuck_player_still_draws_until_a_tile_fits() -> None:
+    """seeds/000 Wild Draw: 'when players do not have a playable piece they must continue
+    to draw until they get a playable piece' -- while some tile off the board fits."""
+    state = position(WILD, [["0-1", "2-3"], ["1-1"]], ["4-4", "5-5", "6-2", "3-3"], CENTRE)
+    for _ in range(3):
+        assert state.current_player == 0
+        state = bendolib.apply(state, DRAW)
+    assert state.current_player == 0 and tile(TS, "6-2") in state.hands[0]
+    assert state.stock_size == 1
+
+
+def test_seed000_wild_draw_voluntary_draw_is_draw_and_pass() -> None:
+    """seeds/000 'Note on play' (Wild Draw: 'All other basic rules apply'): a player who
+    can place and draws by choice takes one tile and the turn ends."""
+    state = position(WILD, [["6-2", "0-1"], ["1-1"]], ["4-4", "6-4"], CENTRE)
+    after = bendolib.apply(state, DRAW)
+    assert after.current_player == 1 and after.stock_size == 1

@@ -111,6 +111,18 @@ def expected_points(state: GameState, result: RoundResult) -> tuple[int, ...]:
 def check_round_end(before: GameState, after: GameState) -> None:
     """The round ended for a reason the seeds give, and scored as they say."""
     result = after.results[-1]
+    mover = before.current_player
+    play = [after.play_points[s] - before.play_points[s] for s in range(after.players)]
+    if any(play) and after.rules.match.target_check == "at_once":
+        played = [
+            before.side_scores[i] + sum(play[s] for s in side) for i, side in enumerate(after.sides)
+        ]
+        if max(played) >= after.rules.match.target:
+            # seeds/000 All Five: the first player to reach 200 wins, at that placement
+            assert after.is_game_over and after.winner == after.side_scores.index(max(played))
+            assert result.points == (0,) * after.players and result.winners == (mover,)
+            assert not result.blocked
+            return
     holding = [s for s in range(after.players) if after.hand_masks[s]]
     first_out = after.rules.finish == "first_out"
     ended_by_play = bool(result.order) if first_out else len(holding) <= 1
@@ -122,8 +134,6 @@ def check_round_end(before: GameState, after: GameState) -> None:
         assert ended_by_play
     assert result.points == expected_points(after, result)
     gained = tuple(a - b for a, b in zip(after.scores, before.scores, strict=True))
-    mover = before.current_player
-    play = [after.play_points[s] - before.play_points[s] for s in range(after.players)]
     assert gained == tuple(p + q for p, q in zip(result.points, play, strict=True))
     assert all(v == 0 for s, v in enumerate(play) if s != mover)
     for side, total in zip(after.sides, after.side_scores, strict=True):

@@ -6,8 +6,8 @@ import enum
 
 import attrs
 
+from bendolib.placing import _general_placements
 from bendolib.state import GameState
-from bendolib.tiles import indices
 
 
 class Block(enum.Enum):
@@ -48,31 +48,30 @@ def off_board(state: GameState) -> int:
 def classify_ends(state: GameState) -> tuple[EndStatus, ...]:
     """
     Each open end, playable or blocked with its reason, judged against every tile
-    not yet on the board (so it never depends on hidden hands).
+    not yet on the board (so it never depends on hidden hands).  A tile that would
+    close the chain unevenly (see ``RuleSet.closing``) does not fit: B.
     """
     rules = state.rules
     tileset = rules.tileset
     remaining = off_board(state)
-    wild_mask = 0
-    for face in rules.wild_faces:
-        wild_mask |= tileset.with_face(face)
+    board = state.board
+    wild_mask = rules.wild_mask
     out = []
-    for e, end in enumerate(state.board.ends):
+    fitting: set[int] | None = None
+    for e, end in enumerate(board.ends):
         reason: Block | None = None
-        if rules.geometry.connected(state.board, e):
+        if rules.geometry.connected(board, e):
             reason = Block.ENDS_CONNECTED
         elif not end.free:
             reason = Block.DEAD_END
+        elif not remaining & (tileset.with_face(end.value) | wild_mask):
+            reason = Block.NO_MATCHING_NUMBER
         else:
-            cand = remaining & (tileset.with_face(end.value) | wild_mask)
-            if not cand:
-                reason = Block.NO_MATCHING_NUMBER
-            elif rules.geometry.uses_bends and not any(
-                end.free & tileset.tiles[i].turn_from(face)
-                for i in indices(cand)
-                for face in (tileset.tiles[i].a, tileset.tiles[i].b)
-                if face == end.value or face in rules.wild_faces
-            ):
+            # a matching tile exists: does one fit (turns the free way, and closes the
+            # chain evenly where the rules ask it to)?
+            if fitting is None:
+                fitting = {p.end for p in _general_placements(rules, board, remaining)}
+            if e not in fitting:
                 reason = Block.NO_FITTING_TILE
         out.append(EndStatus(e, end.value, reason))
     return tuple(out)

@@ -8,15 +8,18 @@ from operator import add, itemgetter
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
+from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board
 from bendolib.limits import MAX_SEED, clipped, shown
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
 from bendolib.placing import (
+    _bend_closing,
     _bend_placements,
     _fits,
     _opening,
     _opening_move,
     _straight_placements,
+    closes_unevenly,
     placements,
 )
 from bendolib.rng import SplitMix64, derive_seed
@@ -133,6 +136,11 @@ def _deal_from(
     pos += len(table)
     board = _EMPTY
     if table:
+        if decision.opening >= 0:
+            raise RuleSetError(
+                f"{rules.name}: the start policy opens with a tile, but the deal has "
+                f"already laid {len(table)} table tiles"
+            )
         board = rules.geometry.open([(tileset.tiles[i], tileset.tiles[i].a) for i in table])
     zeros = (0,) * players
     context = _new_context(
@@ -185,7 +193,23 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         if listing == LIST_STRAIGHT and board.placements:
             places = _straight_placements(rules.tileset, board.ends, hand)
         elif listing == LIST_BEND and board.placements:
-            places = _bend_placements(rules.tileset, board.ends, hand)
+            ends = board.ends
+            # a placement can close the chain only where two ends lead into one cell
+            # (the cell of their positions): rare, so that is tested first, in line
+            if (
+                rules.even_closing
+                and (
+                    len(ends) != 2
+                    or (
+                        ends[0].left.q == ends[1].left.q  # type: ignore[union-attr]
+                        and ends[0].left.r == ends[1].left.r  # type: ignore[union-attr]
+                    )
+                )
+                and (joints := bend_joints(ends))
+            ):
+                places = _bend_closing(rules.tileset, ends, hand, joints)
+            else:
+                places = _bend_placements(rules.tileset, ends, hand)
         else:
             places = placements(state, hand)
         draw = rules.draw
@@ -242,7 +266,8 @@ def apply(state: GameState, move: Move) -> GameState:
         if last is not move and last != move:
             _check_legal(state, move)
         if kind is Draw:
-            return _draw(state)
+            # listed placements (they come first) mean the player could place
+            return _draw(state, type(moves[0]) is Place)
         player = state.current_player
         return _end_turn(
             state,
@@ -349,7 +374,9 @@ def _surely_legal(state: GameState, move: Place) -> bool:
     else:
         return False
     turns = rules.tileset.turn_table[2 * index + (inward != tile.a)]
-    return bool(end.free & turn & turns) and move.position == position
+    if not (end.free & turn & turns and move.position == position):
+        return False
+    return not closes_unevenly(rules, state.board, move.end, turn, move.shows)
 
 
 def _place(state: GameState, move: Place) -> GameState:
@@ -373,12 +400,17 @@ def _place(state: GameState, move: Place) -> GameState:
     if context.opening >= 0 or rules.play_scoring is not None:
         scores = context.scores
         play_points = context.play_points
+        gained = 0
         if rules.play_scoring is not None:
             gained = rules.play_scoring.score(board.values)
             if gained:
                 scores = _add(scores, player, gained)
                 play_points = _add(play_points, player, gained)
         context = _evolve_context(context, scores=scores, play_points=play_points, opening=-1)
+        if gained and rules.match.target_check == "at_once":
+            winner = _winner_now(rules, scores)
+            if winner is not None:
+                return _stop_match(hand_masks, board, player, state.stock_pos, log, context, winner)
     stock_pos = state.stock_pos
     if hand and rules.effects is None:
         # the common case: the turn passes, or nobody can move any more (_blocked and
@@ -419,11 +451,52 @@ def _place(state: GameState, move: Place) -> GameState:
     )
 
 
+def _winner_now(rules: RuleSet, scores: tuple[int, ...]) -> int | None:
+    """The side that has won the match with these scores, if any."""
+    sides = rules.match.sides(len(scores))
+    return rules.match.winner([sum(map(scores.__getitem__, side)) for side in sides])
+
+
+def _stop_match(
+    hands: tuple[int, ...],
+    board: Board,
+    player: int,
+    stock_pos: int,
+    log: Log,
+    context: RoundContext,
+    winner: int,
+) -> GameState:
+    """
+    The match won in play by ``player``'s placement (``Match.target_check="at_once"``):
+    the round stops there, its result scores no points and credits the placer.
+    """
+    out = context.out
+    if not hands[player]:
+        out = (*out, player)
+    result = _new_result(
+        context.round_number,
+        False,
+        out,
+        tuple(map(context.rules.tileset.mask_points, hands)),
+        (0,) * len(hands),
+        (player,),
+    )
+    context = _evolve_context(
+        context,
+        out=out,
+        results=(*context.results, result),
+        phase=GAME_OVER,
+        match_winner=winner,
+    )
+    return _new_state(hands, board, player, stock_pos, 0, 0, player, log, context)
+
+
 def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return tuple(v + amount if i == index else v for i, v in enumerate(values))
 
 
-def _draw(state: GameState) -> GameState:
+def _draw(state: GameState, could_place: bool) -> GameState:
+    """The state after the player to move draws (``could_place``: a placement was legal)."""
     context = state.context
     rules = context.rules
     draw = rules.draw
@@ -443,16 +516,25 @@ def _draw(state: GameState) -> GameState:
         taken = len(drawn_now)
         stock_pos += taken
     hands = list(state.hand_masks)
-    hand = hands[player] = hands[player] | mask
+    held = hands[player]
+    hand = hands[player] = held | mask
     hand_masks = tuple(hands)
     drawn_mask = state.drawn | mask
     drawn_count = state.drawn_count + taken
     log = (player, DRAW, state.log)
     board = state.board
+    if could_place and not state.drawn and draw.after_voluntary == "pass":
+        # a voluntary draw: "draw a Bendomino and pass their turn" (seeds/000)
+        return _end_turn(state, hand_masks, stock_pos, drawn_mask, drawn_count, log, context)
     keep = _fits(rules, board, hand & drawn_mask)
     if not keep and draw.when_stuck == "until_fits" and stock_pos < len(deck):
         more = draw.max_per_turn is None or drawn_count < draw.max_per_turn
         keep = more and not _fits(rules, board, hand & ~drawn_mask)
+        if keep and draw.when_blocked == "one_each":
+            # a fully blocked chain (no tile off the board fits anywhere): one draw
+            # each, in turn, until the stock is empty (seeds/000)
+            off_board = sum(hand_masks) + sum(map(_bit, deck[stock_pos:]))
+            keep = _fits(rules, board, off_board)
     if keep:
         return _new_state(
             hand_masks,
@@ -612,4 +694,9 @@ def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:
             return f"{move.tile} read from {move.inward} does not turn that way"
         if not end.free & move.turn:
             return f"the position turning that way at end {move.end} is occupied"
+        if closes_unevenly(state.rules, state.board, move.end, move.turn, move.shows):
+            return (
+                f"it would close the chain unevenly: its far end, showing {move.shows}, "
+                "would meet an open end with another number"
+            )
     return "the placement does not match the listed one (turn, position or named value)"

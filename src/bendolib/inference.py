@@ -130,7 +130,7 @@ def fitting(observation: Observation, board: Board) -> int:
     return fitting_mask(observation.rules, observation.players, board)
 
 
-_FITS: dict[int, tuple[RuleSet, dict[tuple[tuple[int, int], ...], int]]] = {}
+_FITS: dict[int, tuple[RuleSet, dict[tuple[object, ...], int]]] = {}
 
 
 def fitting_mask(rules: RuleSet, players: int, board: Board) -> int:
@@ -146,7 +146,11 @@ def fitting_mask(rules: RuleSet, players: int, board: Board) -> int:
             _FITS.clear()
         held = (rules, {})
         _FITS[id(rules)] = held
-    key = tuple((end.value, end.free) for end in board.ends)
+    key: tuple[object, ...] = tuple((end.value, end.free) for end in board.ends)
+    joints_of = getattr(rules.geometry, "joints", None)
+    if rules.even_closing and joints_of is not None:
+        # which placements would close the chain depends on where the ends lie
+        key += (joints_of(board),)
     cached = held[1].get(key)
     if cached is None:
         probe = _probe(rules, players, board)
@@ -415,6 +419,14 @@ def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
             turn_player, turn_draws, drew = player, [], False
         if isinstance(move, Draw):
             fits = fitting(obs, board) & ~on_board
+            # a first draw may be voluntary; under "draw and pass" it then ends the
+            # turn whatever the drawn tile is, so the turn's end tells nothing of it
+            may_pass = (
+                not drew
+                and not forced_draws
+                and rules.draw.voluntary
+                and rules.draw.after_voluntary == "pass"
+            )
             if drew:
                 lacks.append(Lack(player, index, fits, DREW_AGAIN))
             elif forced_draws or not rules.draw.voluntary:
@@ -427,8 +439,9 @@ def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
             else:
                 ended = obs.phase != PLAYING or obs.current_player != player or obs.drawn_count == 0
             if ended:
-                misses.append((turn_draws, fits))
-                lacks.append(Lack(player, index, fits, DRAW_MISSED))
+                if not may_pass:
+                    misses.append((turn_draws, fits))
+                    lacks.append(Lack(player, index, fits, DRAW_MISSED))
             elif following is None and rules.draw.when_stuck != "until_fits":
                 positives.append((turn_draws, fits))
         elif isinstance(move, Place):

@@ -5,9 +5,11 @@ Where the tiles of a hand can go: the placements on a board, in the engine's ord
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bendolib.construct import fast_constructor
+from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End
 from bendolib.memo import remember
 from bendolib.moves import OPENING, Place
@@ -64,8 +66,102 @@ def placements(state: GameState, mask: int) -> list[Place]:
     if listing == LIST_STRAIGHT:
         return list(_straight_placements(tileset, board.ends, mask))
     if listing == LIST_BEND:
-        return list(_bend_placements(tileset, board.ends, mask))
+        return list(_bend_legal(rules, board.ends, mask))
     return _general_placements(rules, board, mask)
+
+
+def _bend_legal(rules: RuleSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
+    """:func:`_bend_placements` less the uneven closings the rules forbid."""
+    if rules.even_closing:
+        joints = bend_joints(ends)
+        if joints:
+            return _bend_closing(rules.tileset, ends, mask, joints)
+    return _bend_placements(rules.tileset, ends, mask)
+
+
+def _even_only(
+    places: Sequence[Place], joints: tuple[tuple[int, int, int], ...], ends: Sequence[End]
+) -> tuple[Place, ...]:
+    """
+    ``places`` without the placements that would close the chain unevenly: those whose
+    far end meets another open end (a joint ``(end, turn, met)``) showing another number.
+    """
+    wanted = {(e, turn): ends[met].value for e, turn, met in joints}
+    return tuple(p for p in places if wanted.get((p.end, p.turn), p.shows) == p.shows)
+
+
+#: :func:`_bend_closing`'s filtered listings of one tile at a joint end: by the id of
+#: the tile set (the value holds the tile set, so its id is not reused while memoised),
+#: then by the key of :func:`_bend_placements` extended by the joint's turn and the
+#: number it needs.
+_CLOSINGS: dict[int, tuple[TileSet, dict[int, tuple[Place, ...]]]] = {}
+
+
+def _bend_closing(
+    tileset: TileSet,
+    ends: tuple[End, ...],
+    mask: int,
+    joints: tuple[tuple[int, int, int], ...],
+) -> tuple[Place, ...]:
+    """
+    :func:`_bend_placements` less the uneven closings, on a board where some placement
+    would close the chain (``joints``): the same listing and memo, except that at a
+    joint end each tile's placements are memoised already filtered.
+    """
+    rule = {e: (turn, ends[met].value) for e, turn, met in joints}
+    out: tuple[Place, ...] = ()
+    fits = tileset._fit_masks
+    memo = tileset._memo
+    held = _CLOSINGS.get(id(tileset))
+    if held is None or held[0] is not tileset:
+        held = remember(_CLOSINGS, id(tileset), (tileset, {}))
+    closings = held[1]
+    for e, end in enumerate(ends):
+        free = end.free
+        value = end.value
+        cand = mask & fits.get(value, _NO_FITS)[free] if free else 0
+        if not cand:
+            continue
+        turn, need = rule.get(e, (0, 0))
+        if e >= 16 or not -8 <= value < 56 or not -8 <= need < 56:
+            out += tuple(
+                p for p in _bend_at(tileset, end, e, cand) if p.turn != turn or p.shows == need
+            )
+            continue
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            key = base + low.bit_length() - 1
+            if not turn:  # not a joint end: the plain memoised listing
+                found = memo.get(key)
+                if found is None:
+                    found = remember(memo, key, _bend_at(tileset, end, e, low))
+                out += found
+                continue
+            joint_key = (key * 4 + turn) * 64 + need + 8
+            found = closings.get(joint_key)
+            if found is None:
+                kept = tuple(
+                    p for p in _bend_at(tileset, end, e, low) if p.turn != turn or p.shows == need
+                )
+                found = remember(closings, joint_key, kept)
+            out += found
+    return out
+
+
+def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: int) -> bool:
+    """
+    True when placing at ``end`` turning ``turn`` and showing ``shows`` would meet
+    another open end that shows another number, and the rules want an even closing.
+    """
+    if not rules.even_closing:
+        return False
+    joints: tuple[tuple[int, int, int], ...] = rules.geometry.joints(board)  # type: ignore[attr-defined]
+    for e, t, met in joints:
+        if e == end and t == turn:
+            return bool(board.ends[met].value != shows)
+    return False
 
 
 def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:
@@ -184,6 +280,11 @@ def _general_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
                 else:
                     for shows in shown:
                         out.append(Place(tile, e, inward, shows, STRAIGHT, None))
+    joints_of = getattr(rules.geometry, "joints", None)
+    if out and rules.even_closing and joints_of is not None:
+        joints = joints_of(board)
+        if joints:
+            return list(_even_only(out, joints, board.ends))
     return out
 
 
@@ -207,12 +308,22 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
                 return True
         return False
     if listing == LIST_BEND:
+        ends = board.ends
+        if rules.even_closing:
+            # as in legal_moves: two ends into one cell first, the joints only then
+            a, b = ends[0].left, ends[-1].left
+            same_cell = a is not None and b is not None and a.q == b.q and a.r == b.r
+            if (len(ends) != 2 or same_cell) and bend_joints(ends):
+                return bool(_bend_legal(rules, ends, mask))
         fits = tileset._fit_masks
-        for end in board.ends:
+        for end in ends:
             free = end.free
             if free and mask & fits.get(end.value, _NO_FITS)[free]:
                 return True
         return False
+    joints_of = getattr(rules.geometry, "joints", None)
+    if rules.even_closing and joints_of is not None and joints_of(board):
+        return bool(_general_placements(rules, board, mask))
     wild = rules.wild_faces
     wild_mask = rules.wild_mask
     bends = rules.geometry.uses_bends

@@ -206,5 +206,51 @@ class BendGeometry:
         back = (e.side + 3) % 6
         return any(o.cell == target and o.side == back for o in board.ends)
 
+    def joints(self, board: Board) -> tuple[tuple[int, int, int], ...]:
+        """The placements that would close the chain: see :func:`joints`."""
+        return joints(board.ends)
+
 
 BEND = BendGeometry()
+
+
+def joints(ends: Sequence[End]) -> tuple[tuple[int, int, int], ...]:
+    """
+    The placements whose far end would meet another open end of the chain: one
+    ``(end, turn, met)`` for each end ``end`` and turn ``turn`` that closes the chain
+    onto end ``met`` (both ends connect, seeds' reason D).  Empty when no two ends
+    lead into the same cell, as on almost every board.
+
+    Two ends lead into one cell H from two of its sides; a tile laid from one of them
+    at the corner between those sides leaves H through the other end's side: turning
+    LEFT when the other side is the next one clockwise (side + 5), RIGHT when it is
+    side + 1.
+    """
+    count = len(ends)
+    if count == 2:
+        # the common case, written out
+        a, b = ends
+        la, lb = a.left, b.left
+        if la is None or lb is None or la.q != lb.q or la.r != lb.r:
+            return ()
+        step = (b.side - a.side) % 6
+        if step == 5:
+            return ((0, LEFT, 1), (1, RIGHT, 0))
+        if step == 1:
+            return ((0, RIGHT, 1), (1, LEFT, 0))
+        return ()
+    found: list[tuple[int, int, int]] = []
+    for i in range(count):
+        a = ends[i]
+        if a.left is None:
+            continue
+        for j in range(i + 1, count):
+            b = ends[j]
+            if b.left is None or a.left.q != b.left.q or a.left.r != b.left.r:
+                continue
+            step = (b.side - a.side) % 6
+            if step == 5:
+                found += [(i, LEFT, j), (j, RIGHT, i)]
+            elif step == 1:
+                found += [(i, RIGHT, j), (j, LEFT, i)]
+    return tuple(found)

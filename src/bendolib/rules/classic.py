@@ -17,8 +17,9 @@ DOUBLE_TWELVE = TileSet.double(12, straight=True)
 
 #: Seed 003: 2 players take 7 tiles, 3 or 4 players take 5.
 CLASSIC_HANDS = {2: 7, 3: 5, 4: 5}
-#: Seed 004's Draw Dominoes: 5 tiles each (``hand_sizes`` changes it, e.g. to 6).
-DRAW_HANDS = {2: 5, 3: 5, 4: 5}
+#: Seed 004's Draw Dominoes: 7 tiles each for 2 players ("if you are using 3 or 4
+#: players, take just 5"), 5 for 3 or 4 (``hand_sizes`` changes it, e.g. to 6).
+DRAW_HANDS = {2: 7, 3: 5, 4: 5}
 #: Seed 004's domino by pairs: four players, 7 tiles each, partners opposite.
 PAIRS_HANDS = {4: 7}
 PAIRS_TEAMS = ((0, 2), (1, 3))
@@ -73,7 +74,8 @@ DRAW_DOMINOES = CLASSIC_DRAW.configure(
     deal=Deal(DRAW_HANDS),
     minus_own=True,
     description=(
-        "Seed 004's Draw Dominoes: 5 tiles each, draw until playable; a blocked round "
+        "Seed 004's Draw Dominoes: 7 tiles each for two, 5 for more; draw until "
+        "playable; a blocked round "
         "goes to the fewest pips, who scores the others' pips minus their own."
     ),
 )

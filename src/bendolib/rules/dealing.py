@@ -28,8 +28,10 @@ class Deal:
         if not self.hand_sizes:
             raise RuleSetError("hand_sizes needs at least one player count")
         for players, size in self.hand_sizes:
-            if players < 1 or size < 0:
-                raise RuleSetError(f"bad hand size {size} for {players} players")
+            if players < 1 or size < 1:
+                raise RuleSetError(
+                    f"bad hand size {size} for {players} players (each hand needs a tile)"
+                )
         if self.table_tiles < 0:
             raise RuleSetError("table_tiles cannot be negative")
 

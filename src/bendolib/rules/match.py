@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import attrs
 
@@ -27,15 +28,27 @@ class Match:
     ``teams`` lists the seats of each team (partners), or ``None`` when everyone
     plays alone.  When several sides reach the target in the same round the highest
     total wins; a tie for highest plays another round.
+
+    ``target_check``: with points scored in play (All Five), the match ends at the
+    placement that takes a side to the target (``"at_once"``: "the first player to
+    reach 200 points wins the game", seeds/000; the round stops there and its end
+    scores nothing), or the target is looked at only when a round ends
+    (``"round_end"``).  Rule sets that score only at a round's end play the same
+    either way.
     """
 
     target: int = 100
     teams: tuple[tuple[int, ...], ...] | None = attrs.field(default=None, converter=_freeze_teams)
+    target_check: Literal["at_once", "round_end"] = "at_once"
     _seats: int = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         count = -1 if self.teams is None else sum(len(team) for team in self.teams)
         object.__setattr__(self, "_seats", count)
+        if self.target_check not in ("at_once", "round_end"):
+            raise RuleSetError(
+                f"unknown target_check {self.target_check!r}; use 'at_once' or 'round_end'"
+            )
         if self.target < 1:
             raise RuleSetError(f"target must be positive, not {self.target}")
         if self.teams is not None:

@@ -16,10 +16,11 @@ from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import EffectPolicy
 from bendolib.rules.match import Match
 from bendolib.rules.scoring import PlayScoring, RoundScoring
-from bendolib.rules.starting import StartPolicy
+from bendolib.rules.starting import FixedSeat, HighestDouble, HolderOf, StartPolicy
 from bendolib.tiles import TileSet
 
 Finish = Literal["first_out", "last_one_left"]
+Closing = Literal["even", "any"]
 
 #: Values of :attr:`RuleSet.listing`: how the engine lists the placements.
 LIST_GENERAL = 0
@@ -113,7 +114,10 @@ class RuleSet:
     * ``wild_faces``: faces that match any number (the player names the value they
       show outward);
     * ``effects``: what a placed tile does besides extending the chain (the action
-      tiles' arrow and plus), or None.
+      tiles' arrow and plus), or None;
+    * ``closing``: a placement whose far end would meet another open end of the chain
+      (both ends connect) is legal only when the number it shows there equals that
+      end's number (``"even"``: the joint matches), or whatever it shows (``"any"``).
 
     Parameters of the policies can be changed with :meth:`configure`.
     """
@@ -130,6 +134,7 @@ class RuleSet:
     finish: Finish = "first_out"
     wild_faces: frozenset[int] = attrs.field(default=frozenset(), converter=_frozenset)
     effects: EffectPolicy | None = None
+    closing: Closing = "even"
     description: str = attrs.field(default="", eq=False)
     wild_mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Bitmask of the tiles that carry a wild face (derived from ``wild_faces``)."""
@@ -137,6 +142,8 @@ class RuleSet:
     """How the engine lists placements (derived): :data:`LIST_STRAIGHT` or
     :data:`LIST_BEND` (no wild face, a built-in geometry; memoised), else
     :data:`LIST_GENERAL`."""
+    even_closing: bool = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """True when ``closing == "even"`` and the geometry can close the chain (derived)."""
 
     def __attrs_post_init__(self) -> None:
         _check_parts(self)
@@ -153,6 +160,10 @@ class RuleSet:
         object.__setattr__(self, "listing", listing)
         if self.finish not in ("first_out", "last_one_left"):
             raise RuleSetError(f"unknown finish {self.finish!r}")
+        if self.closing not in ("even", "any"):
+            raise RuleSetError(f"unknown closing {self.closing!r}; use 'even' or 'any'")
+        even = self.closing == "even" and callable(getattr(self.geometry, "joints", None))
+        object.__setattr__(self, "even_closing", even)
         if self.geometry.uses_bends and not self.tileset.curved:
             raise RuleSetError("the bend geometry needs curved tiles")
         for players, size in self.deal.hand_sizes:
@@ -170,6 +181,7 @@ class RuleSet:
             raise RuleSetError("only the bend geometry opens with tiles from the stock")
         if self.deal.table_tiles > 2:
             raise RuleSetError("at most two tiles (back to back in the centre cell) open the table")
+        _check_start(self)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -182,6 +194,7 @@ class RuleSet:
             "tileset": self.tileset,
             "finish": self.finish,
             "wild_faces": self.wild_faces,
+            "closing": self.closing,
         }
         for name in _POLICIES:
             policy = getattr(self, name)
@@ -199,20 +212,23 @@ class RuleSet:
         ``start=FixedSeat(0)``) or of one of its policies; unknown names and invalid
         values raise :class:`RuleSetError`.
         """
-        changes: dict[str, Any] = {}
+        # whole policies first (``start=FixedSeat(0)``), then the fields of the policies
+        # as they are then; the rule set is checked once, with every change made
+        changes: dict[str, Any] = {k: v for k, v in params.items() if k in _POLICIES}
         policies: dict[str, dict[str, Any]] = {}
-        whole = {k: v for k, v in params.items() if k in _POLICIES}
-        if whole:
-            return _evolve(self, whole).configure(
-                name, **{k: v for k, v in params.items() if k not in whole}
-            )
+
+        def current(policy_name: str) -> Any:
+            return changes[policy_name] if policy_name in changes else getattr(self, policy_name)
+
         for key, value in params.items():
-            if key in ("tileset", "finish", "wild_faces", "geometry", "description"):
+            if key in _POLICIES:
+                continue
+            if key in ("tileset", "finish", "wild_faces", "closing", "geometry", "description"):
                 changes[key] = value
                 continue
             owner = None
             for policy_name in _POLICIES:
-                policy = getattr(self, policy_name)
+                policy = current(policy_name)
                 has_field = attrs.has(type(policy)) and key in attrs.fields_dict(type(policy))
                 if policy is not None and has_field:
                     owner = policy_name
@@ -222,13 +238,14 @@ class RuleSet:
             policies.setdefault(owner, {})[key] = value
         for owner, values in policies.items():
             try:
-                changes[owner] = attrs.evolve(getattr(self, owner), **values)
+                evolved = attrs.evolve(current(owner), **values)
             except (TypeError, ValueError) as exc:
                 if isinstance(exc, RuleSetError):
                     raise
                 raise RuleSetError(f"bad parameters for {self.name}: {exc}") from exc
             for key, value in values.items():
-                _check_value(type(getattr(self, owner)), key, value)
+                _check_value(type(evolved), key, value)
+            changes[owner] = evolved
         if name is not None:
             changes["name"] = name
         return _evolve(self, changes)
@@ -242,3 +259,31 @@ def _evolve(rules: RuleSet, changes: dict[str, Any]) -> RuleSet:
         raise
     except (TypeError, ValueError, AttributeError) as exc:
         raise RuleSetError(f"bad parameters for {rules.name}: {exc}") from exc
+
+
+def _check_start(rules: RuleSet) -> None:
+    """Raise RuleSetError when the start policy cannot begin a round of this deal."""
+    start = rules.start
+    if rules.deal.table_tiles and (getattr(start, "opens", False) or isinstance(start, HolderOf)):
+        raise RuleSetError(
+            f"table_tiles={rules.deal.table_tiles} opens the round with tiles from the stock, "
+            f"so the starter cannot also open it with a tile (start={start!r}): use "
+            "opens=False or table_tiles=0"
+        )
+    seat = getattr(start, "seat", None)
+    if isinstance(start, FixedSeat) and seat is not None:
+        short = [p for p in rules.player_counts if p <= seat]
+        if short:
+            raise RuleSetError(
+                f"start={start!r} needs at least {seat + 1} players; hand_sizes also "
+                f"allow {', '.join(map(str, short))}"
+            )
+    for policy in (start, getattr(start, "fallback", None)):
+        if (
+            isinstance(policy, HighestDouble)
+            and policy.no_double == "redeal"
+            and not rules.tileset.doubles_mask
+        ):
+            raise RuleSetError(
+                f"{rules.tileset.name} has no double, so no_double='redeal' never deals"
+            )

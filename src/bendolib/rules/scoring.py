@@ -166,11 +166,14 @@ class FinishingOrder:
 
     ``tie`` settles players of a blocked round left with equal points in hand:
     ``"seat"`` ranks the lower seat first, ``"share"`` gives each of them the
-    average (rounded down) of the places they share.
+    average of the places they share, a whole number: ``rounding="down"`` (so a tie
+    never scores more than the places it shares: four tied players of 40/20/10/0
+    score 17 each) or ``"up"`` (18 each).
     """
 
     table: tuple[tuple[int, tuple[int, ...]], ...] = attrs.field(converter=_freeze_table)
     tie: Literal["seat", "share"] = "seat"
+    rounding: Literal["down", "up"] = "down"
 
     def __attrs_post_init__(self) -> None:
         if not self.table:
@@ -180,6 +183,8 @@ class FinishingOrder:
                 raise RuleSetError(f"{players} players need {players} place points, not {points}")
         if self.tie not in ("seat", "share"):
             raise RuleSetError(f"unknown tie rule {self.tie!r}; use 'seat' or 'share'")
+        if self.rounding not in ("down", "up"):
+            raise RuleSetError(f"unknown rounding {self.rounding!r}; use 'down' or 'up'")
 
     def check_players(self, players: int) -> None:
         """Raise :class:`RuleSetError` unless the table scores ``players`` players."""
@@ -208,7 +213,8 @@ class FinishingOrder:
             held = outcome.hand_points[order[place]]
             while end < len(order) and outcome.hand_points[order[end]] == held:
                 end += 1
-            share = sum(table[place:end]) // (end - place)
+            total, count = sum(table[place:end]), end - place
+            share = total // count if self.rounding == "down" else -(-total // count)
             for seat in order[place:end]:
                 points[seat] = share
             place = end

@@ -7,7 +7,8 @@ from typing import Literal, Protocol
 import attrs
 
 from bendolib.errors import RuleSetError
-from bendolib.tiles import TileSet, indices
+from bendolib.memo import remember
+from bendolib.tiles import Tile, TileSet, indices
 
 
 @attrs.frozen
@@ -48,6 +49,29 @@ def _highest(tileset: TileSet, mask: int) -> int:
     return best
 
 
+def _numbers(tile: Tile) -> tuple[int, int]:
+    return (tile.a, tile.b) if tile.a <= tile.b else (tile.b, tile.a)
+
+
+#: Whether a tile set holds some numbers twice (both bends), by id (the value keeps
+#: the set alive, so its id is not reused).
+_TWINS: dict[int, tuple[TileSet, bool]] = {}
+
+
+def _has_twins(tileset: TileSet) -> bool:
+    found = _TWINS.get(id(tileset))
+    if found is None:
+        numbers = [_numbers(t) for t in tileset.tiles]
+        found = remember(_TWINS, id(tileset), (tileset, len(set(numbers)) < len(numbers)))
+    return found[1]
+
+
+def _equals(tileset: TileSet, mask: int, index: int) -> list[int]:
+    """The tiles of ``mask`` with the numbers of tile ``index`` (its other bends), in order."""
+    key = _numbers(tileset.tiles[index])
+    return [i for i in indices(mask) if _numbers(tileset.tiles[i]) == key]
+
+
 def _holder(hands: tuple[int, ...], index: int) -> int:
     for player, hand in enumerate(hands):
         if hand >> index & 1:
@@ -65,14 +89,22 @@ class HighestDouble:
     tiles are shuffled and dealt again (``"redeal"``).  ``opens``: the starter must
     lay that tile as the first move; when False the starter plays freely (the table
     was opened by the deal, as in All Five).
+
+    ``split``: in a set with a tile in both bends, the highest tile may be dealt
+    twice; held by one player, that player starts with the copy listed first in the
+    tile set; held by two players, the tiles are dealt again (``"redeal"``) or the
+    lower seat starts (``"lowest_seat"``).
     """
 
     no_double: Literal["highest_tile", "redeal"] = "highest_tile"
     opens: bool = True
+    split: Literal["redeal", "lowest_seat"] = "redeal"
 
     def __attrs_post_init__(self) -> None:
         if self.no_double not in ("highest_tile", "redeal"):
             raise RuleSetError(f"unknown no_double {self.no_double!r}")
+        if self.split not in ("redeal", "lowest_seat"):
+            raise RuleSetError(f"unknown split {self.split!r}; use 'redeal' or 'lowest_seat'")
 
     def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
         """Holder of the highest double (or of the highest tile)."""
@@ -86,7 +118,15 @@ class HighestDouble:
             tile = _highest(tileset, dealt)
             if tile < 0:
                 return StartDecision(redeal=True)
-        return StartDecision(_holder(hands, tile), tile if self.opens else -1)
+        player = _holder(hands, tile)
+        if _has_twins(tileset):
+            copies = _equals(tileset, dealt, tile)
+            holders = sorted({_holder(hands, i) for i in copies})
+            if len(holders) > 1 and self.split == "redeal":
+                return StartDecision(redeal=True)
+            player = holders[0]
+            tile = next(i for i in copies if _holder(hands, i) == player)
+        return StartDecision(player, tile if self.opens else -1)
 
 
 @attrs.frozen

@@ -328,6 +328,7 @@ class _Game:
         self, before: GameState, move: Move, after: GameState
     ) -> Violation | None:
         checks: tuple[tuple[str, Callable[[], str | None]], ...] = (
+            (inv.TILE_CONSERVATION, lambda: inv.tiles_kept(before, move, after)),
             (inv.NO_OVERLAP, lambda: inv.placement_fits(before, move, after)),
             (inv.SCORES, lambda: inv.scores_as_declared(before, move, after)),
         )

@@ -25,7 +25,7 @@ from bendolib.observation import Observation
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
-from bendolib.rules.scoring import RoundOutcome
+from bendolib.rules.scoring import RoundOutcome, RoundScore
 from bendolib.sampling import sample_state
 from bendolib.state import PLAYING, STATE_FIELDS, GameState
 
@@ -48,10 +48,28 @@ def _seq(values: Sequence[int]) -> str:
     return "[" + ", ".join(map(str, values)) + "]"
 
 
+def _set_aside(state: GameState) -> int:
+    """Tiles dealt (before the stock) that are in no hand and not on the board."""
+    tileset = state.rules.tileset
+    aside = 0
+    for i in state.deck[: state.stock_pos]:
+        aside |= 1 << i
+    for hand in state.hand_masks:
+        aside &= ~hand
+    for placement in state.board.placements:
+        index = tileset.index_of(placement.tile)
+        if index >= 0:
+            aside &= ~(1 << index)
+    return aside
+
+
 def tile_conservation(state: GameState) -> str | None:
     """
-    Every tile of the set is in exactly one place: a hand, the stock or the board;
-    the tiles drawn this turn are in the mover's hand.
+    Every tile of the set is in exactly one place: a hand, the stock, the board, or
+    set aside (dealt but in no hand and not on the board, as a built position may
+    leave tiles out of play: ``stock=`` in a position text); the tiles drawn this turn
+    are in the mover's hand.  That no tile is set aside during play is checked move by
+    move (:func:`tiles_kept`).
     """
     tileset = state.rules.tileset
     size = len(tileset)
@@ -79,11 +97,30 @@ def tile_conservation(state: GameState) -> str | None:
         if seen >> i & 1:
             return f"{placement.tile} is on the board and in a hand, the stock or twice on board"
         seen |= 1 << i
-    if seen != tileset.full_mask:
-        lost = ", ".join(str(t) for t in tileset.tiles_of(tileset.full_mask & ~seen))
-        return f"tiles in no hand, not in the stock and not on the board: {lost}"
+    # the rest were dealt (the deck is a permutation): set aside
     if state.players and state.drawn & ~state.hand_masks[state.current_player]:
         return "tiles marked as drawn this turn are not in the mover's hand"
+    return None
+
+
+def tiles_kept(before: GameState, move: Move, after: GameState) -> str | None:
+    """
+    No move sets a tile aside: the tiles in no hand, not in the stock and not on the
+    board stay the same during a round, and a newly dealt round sets none aside.
+    """
+    aside = _set_aside(after)
+    if isinstance(move, NextRound):
+        if aside:
+            lost = ", ".join(str(t) for t in after.rules.tileset.tiles_of(aside))
+            return (
+                f"the new deal left tiles in no hand, not in the stock and not on the board: {lost}"
+            )
+        return None
+    was = _set_aside(before)
+    if aside != was:
+        tiles = after.rules.tileset.tiles_of(aside & ~was)
+        lost = ", ".join(str(t) for t in tiles)
+        return f"{move} lost tiles: in no hand, not in the stock and not on the board: {lost}"
     return None
 
 
@@ -236,6 +273,11 @@ def scores_as_declared(before: GameState, move: Move, after: GameState) -> str |
         sides, hand_points, after.out, result.blocked, after.last_placer, after.play_points
     )
     expected = rules.round_scoring.score(outcome)
+    if any(play) and rules.match.target_check == "at_once":
+        # a placement that reaches the target ends the match at once: no round points
+        played = tuple(b + p for b, p in zip(before.scores, play, strict=True))
+        if rules.match.winner([sum(played[s] for s in side) for side in sides]) is not None:
+            expected = RoundScore((0,) * players, (before.current_player,))
     if expected.points != result.points or expected.winners != result.winners:
         return (
             f"the round scored {_seq(result.points)} (winners {result.winners}); the round "
