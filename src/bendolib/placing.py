@@ -112,6 +112,7 @@ def _bend_closing(
     out: tuple[Place, ...] = ()
     fits = tileset._fit_masks
     memo = tileset._memo
+    count = len(tileset.tiles)
     held = _CLOSINGS.get(id(tileset))
     if held is None or held[0] is not tileset:
         held = remember(_CLOSINGS, id(tileset), (tileset, {}))
@@ -128,7 +129,8 @@ def _bend_closing(
                 p for p in _bend_at(tileset, end, e, cand) if p.turn != turn or p.shows == need
             )
             continue
-        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
+        # the key of _bend_placements (the same memo): tile index + set size * the end's key
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * count
         while cand:
             low = cand & -cand
             cand ^= low
