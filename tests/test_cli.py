@@ -138,7 +138,7 @@ def test_play_from_a_position_with_the_human_second(
     text = pt.dumps(state)
     hand = " ".join(str(t) for t in state.hands[1])
     argv = ["play", "--position", text, "--seat", "1", "--bots", "random", "--seed", "0"]
-    status, out, _ = run(argv, capsys, monkeypatch, "")
+    status, out, _ = run([*argv, "--ask-forced"], capsys, monkeypatch, "")
     assert status == 0
     assert "3 players" in out and f"player 1 (you): {hand}" in out
     assert "player 0 (random) plays " in out

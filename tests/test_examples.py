@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import extras
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -26,12 +28,18 @@ def code_blocks() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(script: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = extras.missing_in_file(script)
+    if missing:
+        pytest.skip(extras.reason(missing))
     monkeypatch.setattr(sys, "argv", [str(script)])
     runpy.run_path(str(script), run_name="__main__")
 
 
 @pytest.mark.parametrize(("where", "code"), code_blocks(), ids=lambda v: str(v)[:60])
 def test_doc_code_block_runs(where: str, code: str) -> None:
+    missing = extras.missing_in_code(code)
+    if missing:
+        pytest.skip(extras.reason(missing))
     exec(compile(code, where, "exec"), {"__name__": "__doc_example__"})
 
 

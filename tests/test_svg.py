@@ -14,12 +14,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import Polygon, box
 
 import bendolib
-from bendolib.blocking import classify_ends
+from bendolib.blocking import Block, classify_ends
 from bendolib.render_svg import to_svg
 from bendolib.state import GameState
+from bendolib.tiles import face_str
 
 SVG = "{http://www.w3.org/2000/svg}"
 SIDE = 45.0
@@ -27,6 +28,12 @@ SIDE = 45.0
 SLACK = 0.05
 #: The SVG writes coordinates to 0.001 mm.
 ROUNDING = 0.01
+#: A character's width as a fraction of the font size: an upper estimate for Helvetica
+#: and Arial (their widest digits and capitals are 0.56 to 0.67 em; "1:5 D" averages 0.5).
+EM_WIDTH = 0.6
+#: The smallest text and pip radius legible at the default size (SVG pixels).
+LEGIBLE_TEXT = 12.0
+LEGIBLE_PIP = 4.0
 
 
 def arc_points(
@@ -105,10 +112,77 @@ def drawn_tiles(svg: str) -> list[tuple[ET.Element, Polygon]]:
     return out
 
 
-def check_picture(state: GameState) -> int:
-    """Parse one picture and check its tiles and ends; returns the number of tiles."""
+def text_box(text: ET.Element) -> Polygon:
+    """Where a text element's characters lie (estimated with :data:`EM_WIDTH`)."""
+    x, y = float(text.get("x", "0")), float(text.get("y", "0"))
+    size = float(text.get("font-size", "0"))
+    width = EM_WIDTH * size * len(text.text or "")
+    left = x - width / 2 if text.get("text-anchor") == "middle" else x
+    if text.get("dominant-baseline") == "central":
+        return box(left, y - size / 2, left + width, y + size / 2)
+    return box(left, y - 0.8 * size, left + width, y + 0.2 * size)
+
+
+def rect_box(rect: ET.Element) -> Polygon:
+    x, y = float(rect.get("x", "0")), float(rect.get("y", "0"))
+    return box(x, y, x + float(rect.get("width", "0")), y + float(rect.get("height", "0")))
+
+
+def check_labels_and_view(svg: str, outlines: list[Polygon] | None = None) -> int:
+    """
+    Issue 16.7: no end label covers a pip, a number or another label; every text,
+    label and tile outline (``outlines``, read from ``svg`` when not given) lies inside
+    the viewBox.  Returns the number of labels.
+    """
+    root = ET.fromstring(svg)
+    left, top, width, height = map(float, root.get("viewBox", "").split())
+    view = box(left, top, left + width, top + height).buffer(ROUNDING)
+    marks: list[Polygon] = []
+    pips: list[tuple[float, float, float]] = []
+    for group in root.iter(SVG + "g"):
+        if group.get("class") == "tile":
+            pips += [
+                (float(c.get("cx", "0")), float(c.get("cy", "0")), float(c.get("r", "0")))
+                for c in group.iter(SVG + "circle")
+            ]
+            marks += [text_box(t) for t in group.iter(SVG + "text")]
+    if pips:  # every pip as a disc (in one call: there are thousands)
+        centres = shapely.points([(x, y) for x, y, _ in pips])
+        marks += list(shapely.buffer(centres, [r for _, _, r in pips], quad_segs=4))
+    if outlines is None:
+        outlines = [polygon for _, polygon in drawn_tiles(svg)]
+    assert all(view.contains(outline) for outline in outlines)
+    labels: list[Polygon] = []
+    for group in root.iter(SVG + "g"):
+        if (group.get("class") or "").startswith("end "):
+            rect = group.find(SVG + "rect")
+            text = group.find(SVG + "text")
+            assert rect is not None and text is not None
+            labels.append(rect_box(rect))
+            assert labels[-1].contains(text_box(text)), f"label text {text.text!r} overflows"
+            assert view.contains(labels[-1])
+    obstacles = marks + labels
+    tree = shapely.STRtree(obstacles)
+    for k, label in enumerate(labels):
+        for j in tree.query(label, predicate="intersects"):
+            if int(j) != len(marks) + k:
+                area = label.intersection(obstacles[j]).area
+                assert area < SLACK, f"end label {k} covers a pip, number or label"
+    for text in root.iter(SVG + "text"):
+        assert view.contains(text_box(text)), f"text {text.text!r} is cut off by the viewBox"
+    return len(labels)
+
+
+def check_picture(state: GameState, numbers_too: bool = True) -> int:
+    """
+    Parse one picture (and with ``numbers_too`` the one drawn with numbers) and check
+    its tiles, ends and labels; returns the number of tiles.
+    """
     svg = to_svg(state)
     tiles = drawn_tiles(svg)
+    check_labels_and_view(svg, [polygon for _, polygon in tiles])
+    if numbers_too:
+        check_labels_and_view(to_svg(state, numbers=True), [polygon for _, polygon in tiles])
     board = state.board
     assert len(tiles) == len(board.placements)
     polygons = [p for _, p in tiles]
@@ -154,10 +228,53 @@ def test_random_boards_parse_and_no_tiles_overlap(name: str) -> None:
             if state.is_game_over:
                 break
             if move_number % 4 == 0 or state.is_round_over:
-                drawn += check_picture(state)
+                drawn += check_picture(state, numbers_too=move_number % 8 == 0)
             state = bendolib.apply(state, rng.choice(bendolib.legal_moves(state)))
         drawn += check_picture(state)
     assert drawn > 20
+
+
+def test_end_labels_in_a_three_tile_ring_leave_every_pip_visible() -> None:
+    """Issue 16.7: the label of end 0 hid a pip of 4-6L in this ring (both ends meet)."""
+    state = bendolib.new_game(bendolib.rules.get("basic"), 2, 5)
+    for text in ("6-6*", "6-4@1R", "6-0@0L"):
+        state = bendolib.apply(state, bendolib.parse_move(text, state))
+    assert [s.blocked for s in classify_ends(state)] == [Block.ENDS_CONNECTED] * 2
+    assert "4-6L" in [str(p.tile) for p in state.board.placements]
+    assert check_labels_and_view(to_svg(state)) == 2
+    assert check_labels_and_view(to_svg(state, numbers=True)) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "moves"),
+    [("basic", 2, 0), ("basic", 2, 1), ("domino-pairs", 4, 1), ("bendo-all-in-teams", 4, 2)],
+)
+def test_the_caption_is_never_cut_off(name: str, players: int, moves: int) -> None:
+    """A narrow board with a long caption (team scores): the picture widens to fit it."""
+    state = bendolib.new_game(bendolib.rules.get(name), players, 3)
+    for _ in range(moves):
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+    svg = to_svg(state)
+    check_labels_and_view(svg)
+    caption = [t for t in ET.fromstring(svg).iter(SVG + "text") if t.text and "round" in t.text]
+    assert len(caption) == 1
+    if len(state.sides[0]) > 1:
+        assert "team 1 (players 1 and 3)" in (caption[0].text or "")
+
+
+def test_the_default_size_is_legible() -> None:
+    """At the default scale every text is at least 12 pixels high and a pip 4 in radius."""
+    state = bendolib.new_game(bendolib.rules.get("basic"), 2, 7)
+    for _ in range(6):
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+    for numbers in (False, True):
+        root = ET.fromstring(to_svg(state, numbers=numbers))
+        view_width = float(root.get("viewBox", "").split()[2])
+        pixels_per_mm = float(root.get("width", "0")) / view_width
+        sizes = [float(t.get("font-size", "0")) for t in root.iter(SVG + "text")]
+        assert min(sizes) * pixels_per_mm >= LEGIBLE_TEXT
+        radii = [float(c.get("r", "0")) for c in root.iter(SVG + "circle")]
+        assert numbers or min(radii) * pixels_per_mm >= LEGIBLE_PIP
 
 
 def test_the_arc_reader_finds_a_known_sector() -> None:
@@ -195,7 +312,7 @@ def test_empty_board_caption_and_notebook_hook() -> None:
 
 
 def test_text_pictures() -> None:
-    """str(state) is the terminal picture; the lattice map shows both faces of each tile."""
+    """str(state) is the terminal picture; a straight board is one line."""
     state = bendolib.new_game(bendolib.rules.get("basic"), 2, 7)
     rng = random.Random(2)
     for _ in range(8):
@@ -203,15 +320,60 @@ def test_text_pictures() -> None:
     text = str(state)
     assert text.startswith("basic: round 1")
     assert "ends: 0:" in text and "player 0:" in text
-    picture = bendolib.text.lattice_map(state)
-    digits = sum(ch.isdigit() for ch in picture.replace("<", " ").split("ends")[0])
-    marks = len(re.findall(r"<\d+>|#\d+", picture))
-    assert digits - sum(len(m) - 2 for m in re.findall(r"<\d+>", picture)) >= 2 * len(
-        state.board.placements
-    )
-    assert marks == len(state.board.ends)
+    assert bendolib.text.lattice_map(state) in text
     classic = bendolib.new_game(bendolib.rules.get("classic-draw"), 2, 1)
     classic = bendolib.apply(classic, bendolib.legal_moves(classic)[0])
     assert bendolib.text.chain_text(classic).count("[") == 1
     assert bendolib.text.lattice_map(classic) == ""
     assert "player 1 (you)" in bendolib.text.state_text(classic, viewer=1)
+
+
+def test_the_text_picture_in_the_docs_is_what_the_library_prints() -> None:
+    """docs/rendering.md shows the output of its own snippet, and the two reprs."""
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "rendering.md").read_text("utf-8")
+    state = bendolib.new_game(bendolib.rules.get("basic"), players=2, seed=7)
+    for _ in range(6):
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+    assert f"```text\n{state}\n```" in docs
+    assert f"```text\n{state!r}\n{state.observation(0)!r}\n```" in docs
+
+
+#: One character of the map covers 3.75 x 7.5 mm; a tile is a third of an annulus.
+CHARACTER_AREA = 3.75 * 7.5
+TILE_AREA = math.pi * (33**2 - 12**2) / 3
+
+
+@pytest.mark.parametrize("name", ["basic", "all-five", "bendo-all-in-actions"])
+def test_the_map_of_a_curved_board_is_drawn_to_scale(name: str) -> None:
+    """
+    Issue 16.6: each tile is a band of characters of its real size with its two
+    numbers in it; each open end is marked once.
+    """
+    rules = bendolib.rules.get(name)
+    checked = 0
+    for seed in range(3):
+        state = bendolib.new_game(rules, 2, seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if state.is_round_over:
+                break
+            state = bendolib.apply(state, rng.choice(bendolib.legal_moves(state)))
+            picture = bendolib.text.lattice_map(state)
+            placements = state.board.placements
+            marks = re.findall(r"<(\d+)>|#(\d+)", picture)
+            assert sorted(int(a or b) for a, b in marks) == [s.end for s in classify_ends(state)]
+            bare = re.sub(r"<\d+>|#\d+", " ", picture)
+            faces = re.findall(r"[0-9]+|[APW]", bare)
+            expected = [
+                face_str(face)
+                for p in placements
+                for face in (p.inward, p.inward if p.tile.is_double else p.tile.other(p.inward))
+            ]
+            assert sorted(faces) == sorted(expected)
+            inked = sum(not ch.isspace() for ch in bare)
+            assert inked == pytest.approx(len(placements) * TILE_AREA / CHARACTER_AREA, rel=0.15)
+            assert set(bare) <= set(" \n:.+=0123456789APW")
+            checked += 1
+    assert checked > 30

@@ -8,11 +8,14 @@ Subcommands: ``demo``, ``rules``, ``play``, ``simulate``, ``render``, ``replay``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import attrs
 
@@ -20,12 +23,12 @@ from bendolib import position_text, records
 from bendolib import rules as rules_registry
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError, IllegalMoveError, ParseError
-from bendolib.moves import NEXT_ROUND, Move
+from bendolib.moves import NEXT_ROUND, Draw, Move, Pass
 from bendolib.notation import parse_move
 from bendolib.render_svg import to_svg
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState
-from bendolib.text import board_text, state_text
+from bendolib.text import board_text, printable, side_name, state_text
 from bendolib.tiles import TileSet
 
 
@@ -130,27 +133,60 @@ def _columns(items: Sequence[str], width: int = 78) -> list[str]:
 
 _PLAY_HELP = """\
 Type the number of a move, or the move in notation:
-  5-3@1L   lay the tile with its 5 against open end 1, turning left
+  5-3@1L   lay the tile with its 5 against open end 1, turning left (L) or right (R)
   6-6*     the opening tile;  draw / pass (or d / p)
   5-3      enough when only one legal move fits
+Tiles: 3-5L turns left read from 3 to 5 (so right read from 5 to 3); 3-5R turns
+  right; a double (4-4) turns either way.  Left is counter-clockwise seen from above.
+Ends: "1:5 (open)" is open end 1 showing a 5.  A blocked end says why:
+  A  no tile still off the board has that number
+  B  no such tile turns the way the free place there needs
+  C  a dead end: the places beyond the end are taken
+  D  the two ends of the chain meet
+Picture of a curved board: each tile is a curved band of ':' or '.' (touching
+  tiles differ) with its two numbers in its two halves; <n> marks open end n just
+  beyond it, #n a blocked end n.  A straight board is one line, end 0 on the left.
+A lone draw or pass is played for you (start with --ask-forced to be asked).
 Other commands: board (show the board again), moves (list the moves), help, quit."""
+
+#: The longest answer read at a prompt; the rest of a longer line is skipped.
+_MAX_ANSWER = 200
 
 
 class _Prompter:
-    """Reads answers from the user; ``None`` at the end of input."""
+    """Reads answers from the user; ``None`` at the end of input (or no input at all)."""
 
-    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(self, stdin: TextIO | None, stdout: TextIO) -> None:
         self.stdin = stdin
         self.stdout = stdout
 
     def ask(self, prompt: str) -> str | None:
         self.stdout.write(prompt)
         self.stdout.flush()
-        line = self.stdin.readline()
+        if self.stdin is None:  # started with standard input closed (0<&-)
+            self.stdout.write("\n")
+            return None
+        line = self.stdin.readline(_MAX_ANSWER + 1)
         if not line:
             self.stdout.write("\n")
             return None
+        if len(line) > _MAX_ANSWER and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = self.stdin.readline(64 * 1024)
         return line.strip()
+
+
+def _number(answer: str) -> int | None:
+    """The answer as a move or step number (ASCII digits only), else ``None``."""
+    if answer.isascii() and answer.isdigit():
+        return int(answer) if len(answer) <= 9 else 10**9
+    return None
+
+
+def _quoted(answer: str) -> str:
+    """An answer quoted in a message (shortened, control characters escaped)."""
+    return repr(answer if len(answer) <= 40 else answer[:40] + "...")
 
 
 def _show_moves(out: TextIO, moves: Sequence[Move]) -> None:
@@ -182,18 +218,43 @@ def _choose_human(state: GameState, prompter: _Prompter, seat: int) -> Move | No
         if lowered == "moves":
             _show_moves(out, moves)
             continue
-        if answer.isdigit():
-            number = int(answer)
+        number = _number(answer)
+        if number is not None:
             if 1 <= number <= len(moves):
                 return moves[number - 1]
-            out.write(f"no move {number}: choose 1 to {len(moves)}\n")
+            out.write(f"no move {_quoted(answer)[1:-1]}: choose 1 to {len(moves)}\n")
+            continue
+        if len(answer) > 40:
+            out.write(f"cannot read {_quoted(answer)}: a move is a few characters, like 5-3@1L\n")
             continue
         try:
             return parse_move(answer, state)
         except IllegalMoveError as exc:
-            out.write(f"illegal move {answer!r}: {exc.reason}\n")
-        except ParseError as exc:
-            out.write(f"cannot read {answer!r}: {exc}\n")
+            out.write(f"illegal move {_quoted(answer)}: {printable(exc.reason)}\n")
+        except BendolibError as exc:
+            out.write(f"cannot read {_quoted(answer)}: {printable(str(exc))}\n")
+
+
+def _forced(moves: Sequence[Move]) -> bool:
+    """True when the only legal move is a draw or a pass (nothing to decide)."""
+    return len(moves) == 1 and isinstance(moves[0], Draw | Pass)
+
+
+def _forced_text(before: GameState, after: GameState, seat: int, move: Move) -> str:
+    """What a forced move did, said to the human: the tiles drawn, or the pass."""
+    if isinstance(move, Pass):
+        return "you pass (nothing else to do)"
+    drawn = [t for t in after.hand(seat) if t not in before.hand(seat)]
+    tiles = " ".join(str(t) for t in drawn) or "nothing"
+    return f"you draw {tiles} (nothing else to do)"
+
+
+def _side_text(state: GameState, side: int, names: Sequence[str]) -> str:
+    """A scoring side: a seat's name, or ``team 1 (players 1 and 3)``."""
+    sides = state.sides
+    if len(sides) == state.players and 0 <= side < len(sides):
+        return names[sides[side][0]]
+    return side_name(state, side)
 
 
 def _round_summary(state: GameState, names: Sequence[str]) -> str:
@@ -201,23 +262,36 @@ def _round_summary(state: GameState, names: Sequence[str]) -> str:
     if result is None:
         return ""
     how = "blocked" if result.blocked else f"{names[result.order[0]]} went out"
-    gains = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(result.points) if p)
-    scores = ", ".join(f"{names[s]} {v}" for s, v in enumerate(state.scores))
+    gained = [sum(result.points[s] for s in side) for side in state.sides]
+    gains = ", ".join(f"{_side_text(state, k, names)} +{p}" for k, p in enumerate(gained) if p)
+    scores = ", ".join(
+        f"{_side_text(state, k, names)} {v}" for k, v in enumerate(state.side_scores)
+    )
     return f"round {result.round_number} over ({how}); {gains or 'no points'}; scores: {scores}"
+
+
+def _players_for(ruleset: RuleSet, args: argparse.Namespace, bot_count: int | None) -> int:
+    """``--players``, else the rule set's only player count, else one per bot plus you."""
+    if args.players is not None:
+        return int(args.players)
+    if len(ruleset.player_counts) == 1:
+        return ruleset.player_counts[0]
+    return (bot_count or 1) + 1
 
 
 def _play(args: argparse.Namespace) -> int:
     """A human against bots in the terminal."""
     out: TextIO = sys.stdout
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    given = _bot_names(args.bots) if args.bots else None
     if args.position:
-        state = position_text.loads(args.position)
+        state = _load_position(args.position)
         ruleset, players = state.rules, state.players
     else:
         ruleset = _ruleset(args)
-        players = args.players or len(_bot_names(args.bots or ["greedy"])) + 1
+        players = _players_for(ruleset, args, len(given) if given else None)
         state = new_game(ruleset, players, seed)
-    bot_names = _bot_names(args.bots or ["greedy"])
+    bot_names = given or ["greedy"]
     if len(bot_names) == 1 and players > 2:
         bot_names *= players - 1
     if len(bot_names) != players - 1:
@@ -235,37 +309,77 @@ def _play(args: argparse.Namespace) -> int:
             name = next(opponents)
             seats.append((name, _get_bot(name)))
     names = [f"player {s} ({label})" for s, (label, _) in enumerate(seats)]
+    if args.record:
+        _check_record(args.record, start, names, args.position)
     rng = random.Random(seed)
-    out.write(f"{ruleset.name}: {players} players, seed {state.seed}; you are player {seat}\n")
+    team = [side for side in state.sides if seat in side]
+    partners = [names[s] for s in team[0] if s != seat] if team and len(team[0]) > 1 else []
+    with_whom = f", with {' and '.join(partners)}" if partners else ""
+    out.write(
+        f"{printable(ruleset.name)}: {players} players, seed {state.seed}; "
+        f"you are player {seat}{with_whom}\n"
+    )
     prompter = _Prompter(sys.stdin, out)
-    while not state.is_game_over:
-        if state.is_round_over:
-            out.write(_round_summary(state, names) + "\n")
-            state = apply(state, NEXT_ROUND)
-            out.write(f"\nround {state.round_number}\n")
-            continue
-        player = state.current_player
-        bot = seats[player][1]
-        if bot is None:
-            move = _choose_human(state, prompter, seat)
-            if move is None:
-                out.write("game left unfinished\n")
-                _save_record(args, state, names, start)
-                return 0
-            out.write(f"you play {move}\n")
-        else:
-            try:
-                move = bot.choose(state.observation(player), legal_moves(state), rng)
-            except Exception as exc:  # a failing bot ends the game with a message
-                raise BendolibError(f"{names[player]} failed: {exc!r}") from exc
-            out.write(f"{names[player]} plays {move}\n")
-        state = apply(state, move)
+    try:
+        while not state.is_game_over:
+            if state.is_round_over:
+                out.write("\n" + state_text(state, viewer=seat) + "\n")
+                out.write(_round_summary(state, names) + "\n")
+                state = apply(state, NEXT_ROUND)
+                out.write(f"\nround {state.round_number}\n")
+                continue
+            player = state.current_player
+            bot = seats[player][1]
+            if bot is None:
+                moves = legal_moves(state)
+                if args.auto_forced and _forced(moves):
+                    after = apply(state, moves[0])
+                    out.write(_forced_text(state, after, seat, moves[0]) + "\n")
+                    state = after
+                    continue
+                move = _choose_human(state, prompter, seat)
+                if move is None:
+                    out.write("game left unfinished\n")
+                    _save_record(args, state, names, start)
+                    return 0
+                out.write(f"you play {move}\n")
+            else:
+                try:
+                    move = bot.choose(state.observation(player), legal_moves(state), rng)
+                except Exception as exc:  # a failing bot ends the game with a message
+                    raise BendolibError(f"{names[player]} failed: {exc!r}") from exc
+                out.write(f"{names[player]} plays {move}\n")
+            state = apply(state, move)
+    except KeyboardInterrupt:
+        _save_record(args, state, names, start)
+        raise
+    out.write("\n" + state_text(state, viewer=seat) + "\n")
     out.write(_round_summary(state, names) + "\n")
-    out.write("\n" + state_text(state) + "\n")
-    winners = ", ".join(names[s] for s in state.winning_players)
-    out.write(f"match over: {winners} {'wins' if len(state.winning_players) == 1 else 'win'}\n")
+    winner = state.winner
+    winners = _side_text(state, -1 if winner is None else winner, names)
+    out.write(f"match over: {winners} wins\n")
     _save_record(args, state, names, start)
     return 0
+
+
+def _load_position(text: str) -> GameState:
+    """A ``--position`` text as a state; a finished match must name a side as winner."""
+    state = position_text.loads(text)
+    if state.is_game_over and not 0 <= state.match_winner < len(state.sides):
+        raise ParseError(
+            f"the match is over but its winner {state.match_winner} is not a side "
+            f"(0 to {len(state.sides) - 1})"
+        )
+    return state
+
+
+def _check_record(path: str, start: GameState, names: Sequence[str], position: str) -> None:
+    """Before a match: the record can be written to ``path`` and saved as a record."""
+    try:
+        records.dump(start, names, start if position else None)
+    except BendolibError as exc:
+        raise BendolibError(f"cannot save a record of this game: {exc}") from None
+    _check_writable(path)
 
 
 def _save_record(
@@ -274,9 +388,71 @@ def _save_record(
     if not args.record:
         return
     begin = start if args.position else None
-    with open(args.record, "w", encoding="utf-8") as handle:
-        handle.write(records.dump(state, names, begin))
+    _write_file(args.record, records.dump(state, names, begin))
     print(f"record written to {args.record}")
+
+
+# -- files ------------------------------------------------------------------------------
+
+
+def _check_writable(path: str) -> None:
+    """Raise a one-line error unless a file can be written at ``path`` (nothing is kept)."""
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise BendolibError(f"cannot write {path!r}: it is a folder")
+    if os.path.exists(target) and not os.path.isfile(target):
+        return  # a device or a pipe (/dev/null, /dev/stdout): written in place
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise BendolibError(f"cannot write {path!r}: there is no folder {folder!r}")
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise BendolibError(f"cannot write {path!r}: permission denied")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+def _write_file(path: str, text: str) -> None:
+    """
+    Write ``text`` to ``path`` atomically: to a new file beside it, then renamed over
+    it, so that a failure leaves any existing file as it was.
+
+    A device or a pipe (``/dev/stdout``) is written in place; a symbolic link is
+    followed, and the file it points to replaced.
+    """
+    _check_writable(path)
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(target, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        return
+    try:
+        mode = os.stat(target).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=os.path.dirname(target), prefix=".bendolib-", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+        raise
 
 
 # -- simulate ---------------------------------------------------------------------------
@@ -341,26 +517,50 @@ def _simulate(args: argparse.Namespace) -> int:
 
 # -- records ----------------------------------------------------------------------------
 
+#: The largest record or position file the command reads (bytes): far more than any
+#: real match needs, and a bound on what a wrong file (``/dev/zero``) costs.
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
 
 def _read_input(path: str) -> str:
+    """The text of a file (``-``: standard input), at most :data:`MAX_INPUT_BYTES`, UTF-8."""
+    name = "standard input" if path == "-" else repr(path)
     if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+        stream = sys.stdin
+        if stream is None:
+            raise BendolibError("cannot read standard input: it is closed")
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:  # a text stream without bytes underneath (tests, IDEs)
+            text = stream.read(MAX_INPUT_BYTES + 1)
+            data = text.encode("utf-8", "surrogateescape")
+        else:
+            data = buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise BendolibError(f"{name} is longer than {MAX_INPUT_BYTES // 2**20} MiB: not a record")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BendolibError(
+            f"{name} is not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})"
+        ) from None
 
 
 def _render(args: argparse.Namespace) -> int:
     """Draw the board of a record (or of a position text) as SVG or text."""
     if args.position:
-        state = position_text.loads(args.position)
+        state = _load_position(args.position)
     elif args.record:
         record = records.load(_read_input(args.record))
         state = _pick_state(record, args.round, args.move)
     else:
         raise ParseError("give a RECORD file or --position TEXT")
-    if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as handle:
-            handle.write(to_svg(state, numbers=args.numbers))
+    if args.svg == "-":
+        sys.stdout.write(to_svg(state, numbers=args.numbers))
+    elif args.svg:
+        _write_file(args.svg, to_svg(state, numbers=args.numbers))
         print(f"wrote {args.svg}: {len(state.board.placements)} tiles, round {state.round_number}")
     else:
         print(state_text(state))
@@ -376,19 +576,29 @@ def _frames(record: Any) -> list[tuple[int, int, GameState]]:
 
 
 def _pick_state(record: Any, round_number: int | None, move: int | None) -> GameState:
-    """The state after move ``move`` of round ``round_number`` (default: the last)."""
+    """
+    The state after move ``move`` of round ``round_number`` (default: the last);
+    move 0 is the round as dealt, before its first move.
+    """
     frames = _frames(record)
     wanted = frames[-1][0] if round_number is None else round_number
     in_round = [f for f in frames if f[0] == wanted]
     if not in_round:
-        raise ParseError(f"the record has no round {wanted}")
+        rounds = sorted({f[0] for f in frames})
+        raise ParseError(
+            f"the record has no round {wanted} (its rounds are {rounds[0]} to {rounds[-1]})"
+        )
     if move is None:
         return in_round[-1][2]
     for _, number, state in in_round:
         if number == move:
             return state
-    last = in_round[-1][1]
-    raise ParseError(f"round {wanted} has no move {move} (its moves are 1 to {last})")
+    first, last = in_round[0][1], in_round[-1][1]
+    raise ParseError(
+        f"round {wanted} has no move {move} (choose {first} to {last}; 0 is the deal)"
+        if first == 0
+        else f"round {wanted} has no move {move} (choose {first} to {last})"
+    )
 
 
 _REPLAY_HELP = "[Enter] next move, b back, a number: go to that step, e end, q quit"
@@ -397,19 +607,21 @@ _REPLAY_HELP = "[Enter] next move, b back, a number: go to that step, e end, q q
 def _replay(args: argparse.Namespace) -> int:
     """Step through a record, showing each move and the board."""
     record = records.load(_read_input(args.record))
-    names = list(record.names) or [f"player {s}" for s in range(record.players)]
+    names = [printable(n) for n in record.names] or [f"player {s}" for s in range(record.players)]
     first = records.initial_state(record)
-    frames = [(f"{record.rules.name}, {record.players} players, seed {record.seed}", first)]
+    title = f"{printable(record.rules.name)}, {record.players} players, seed {record.seed}"
+    frames = [(title, first)]
     for k, step in enumerate(records.steps(record), 1):
         if step.move_number == 0:
             label = f"step {k}: round {step.round_number} is dealt"
         else:
             label = (
                 f"step {k}: round {step.round_number} move {step.move_number}: "
-                f"{names[step.player]} plays {step.text}"
+                f"{names[step.player]} plays {printable(step.text)}"
             )
         frames.append((label, step.state))
-    interactive = args.step or (not args.all and sys.stdin.isatty())
+    stdin = sys.stdin
+    interactive = args.step or (not args.all and stdin is not None and stdin.isatty())
     if not interactive:
         for label, state in frames:
             print(label)
@@ -417,7 +629,7 @@ def _replay(args: argparse.Namespace) -> int:
                 print(state_text(state) + "\n")
         _print_end(frames[-1][1], names)
         return 0
-    prompter = _Prompter(sys.stdin, sys.stdout)
+    prompter = _Prompter(stdin, sys.stdout)
     index = 0
     while True:
         label, state = frames[index]
@@ -426,6 +638,7 @@ def _replay(args: argparse.Namespace) -> int:
         answer = prompter.ask(f"[{index}/{len(frames) - 1}] {_REPLAY_HELP}: ")
         if answer is None or answer.lower() in ("q", "quit"):
             return 0
+        number = _number(answer)
         if answer == "":
             if index == len(frames) - 1:
                 _print_end(state, names)
@@ -435,22 +648,38 @@ def _replay(args: argparse.Namespace) -> int:
             index = max(0, index - 1)
         elif answer.lower() == "e":
             index = len(frames) - 1
-        elif answer.isdigit() and int(answer) < len(frames):
-            index = int(answer)
+        elif number is not None and number < len(frames):
+            index = number
         else:
-            print(f"cannot read {answer!r}: {_REPLAY_HELP}")
+            print(f"cannot read {_quoted(answer)}: {_REPLAY_HELP}")
 
 
 def _print_end(state: GameState, names: Sequence[str]) -> None:
-    scores = ", ".join(f"{names[s]} {v}" for s, v in enumerate(state.scores))
+    scores = ", ".join(
+        f"{_side_text(state, k, names)} {v}" for k, v in enumerate(state.side_scores)
+    )
     if state.is_game_over:
-        winners = ", ".join(names[s] for s in state.winning_players)
-        print(f"final scores: {scores}; winner: {winners}")
+        winner = state.winner
+        print(
+            f"final scores: {scores}; winner: "
+            f"{_side_text(state, -1 if winner is None else winner, names)}"
+        )
     else:
         print(f"scores: {scores}; the match is not over")
 
 
 # -- the parser -------------------------------------------------------------------------
+
+
+class _UsageError(Exception):
+    """A command line argparse cannot read (reported in one line, status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports a bad command line in one ``bendolib:`` line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
@@ -465,9 +694,12 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``bendolib`` command."""
-    parser = argparse.ArgumentParser(
+    from bendolib import __version__
+
+    parser = _Parser(
         prog="bendolib", description="Bendominoes and classic dominoes: play, simulate, replay."
     )
+    parser.add_argument("--version", action="version", version=f"bendolib {__version__}")
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="play a demo match with random moves and print it")
     demo.add_argument("--rules", default="basic")
@@ -482,11 +714,21 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play against bots in the terminal")
     _add_rules_options(play)
     play.add_argument("--bots", nargs="+", metavar="BOT", help="opponents (default: greedy)")
-    play.add_argument("--players", type=int, help="number of players (default: bots + 1)")
+    play.add_argument(
+        "--players",
+        type=int,
+        help="number of players (default: the rule set's only count, else bots + 1)",
+    )
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--seed", type=int, help="deal seed (default: random, printed)")
     play.add_argument("--position", help="start from this position text")
     play.add_argument("--record", metavar="FILE", help="write the game record to FILE")
+    play.add_argument(
+        "--ask-forced",
+        dest="auto_forced",
+        action="store_false",
+        help="ask even when a draw or a pass is your only move (default: played for you)",
+    )
     play.set_defaults(func=_play)
 
     simulate = sub.add_parser("simulate", help="a tournament between bots")
@@ -505,10 +747,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="draw the board of a record as SVG (or text)")
     render.add_argument("record", nargs="?", help="record file ('-' for standard input)")
-    render.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
+    render.add_argument(
+        "--svg", metavar="FILE", help="write an SVG picture to FILE ('-': standard output)"
+    )
     render.add_argument("--position", help="draw this position text instead of a record")
     render.add_argument("--round", type=int, help="the round to draw (default: the last)")
-    render.add_argument("--move", type=int, help="draw the board after this move of the round")
+    render.add_argument(
+        "--move",
+        type=int,
+        help="draw the board after this move of the round (0: as dealt; default: the last)",
+    )
     render.add_argument("--numbers", action="store_true", help="numbers instead of pips")
     render.set_defaults(func=_render)
 
@@ -521,26 +769,59 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(message: str) -> int:
+    """Report an error in one line on standard error; the exit status 2."""
+    line = "bendolib: " + printable(message)
+    if len(line) > 1000:
+        line = line[:1000] + "..."
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    return 2
+
+
+def _tolerant_streams() -> None:
+    """
+    Standard streams that never fail on an odd character: input that is not UTF-8
+    is read with replacement characters, output the terminal cannot show is escaped,
+    and a closed standard output (``1>&-``) swallows what is written.
+    """
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(Exception):
+                reconfigure(errors=errors)
+    reconfigure = getattr(sys.stderr, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(Exception):
+            reconfigure(errors="backslashreplace")
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["demo", *(argv or [])])
-    func: Callable[[argparse.Namespace], int] = args.func
+    _tolerant_streams()
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args = parser.parse_args(["demo", *(argv or [])])
+        func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
-    except BendolibError as exc:
-        print(f"bendolib: {exc}", file=sys.stderr)
-        return 2
+    except (BendolibError, _UsageError) as exc:
+        return _fail(str(exc))
     except BrokenPipeError:
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as exc:
-        print(f"bendolib: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        if sys.stderr is not None:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write("\n")
         return 130
+    except Exception as exc:  # the last resort: a bug, still reported in one line
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bendolib.limits import quoted
+from bendolib.limits import MAX_MESSAGE_CHARS, clipped, quoted
 
 
 class BendolibError(Exception):
-    """Base class of every error raised by bendolib."""
+    """
+    Base class of every error raised by bendolib.  Its text is at most
+    :data:`bendolib.limits.MAX_MESSAGE_CHARS` characters, however long the values it
+    quotes (``args`` keep the whole message).
+    """
+
+    def __str__(self) -> str:
+        return clipped(super().__str__(), MAX_MESSAGE_CHARS)
 
 
 class IllegalMoveError(BendolibError, ValueError):

@@ -30,6 +30,8 @@ MAX_FACE = 99
 MAX_SEED = 2**64 - 1
 #: Characters of the input quoted in an error message.
 QUOTED_CHARS = 80
+#: Characters of an error's text, whatever it quotes.
+MAX_MESSAGE_CHARS = 1_000
 
 
 def nests_within(data: Any, limit: int = MAX_DEPTH) -> bool:

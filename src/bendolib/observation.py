@@ -10,7 +10,7 @@ from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Draw, Place
 from bendolib.rules.ruleset import RuleSet
-from bendolib.state import PLAYING, GameState, RoundResult, Turn
+from bendolib.state import GAME_OVER, PLAYING, GameState, RoundResult, Turn
 from bendolib.tiles import Tile, indices
 
 if TYPE_CHECKING:
@@ -75,6 +75,28 @@ class Observation:
     match_winner: int
     revealed: tuple[int, ...] = ()
     start: Observation | None = None
+
+    def __repr__(self) -> str:
+        """
+        A one-line summary with the observer's hand, e.g. ``<Observation of player 0,
+        'basic', 2 players: round 1, move 5, player 1 to move; hand 2-2 3-4L; board 5
+        tiles, ends 2 1; hands 2 5; stock 14; scores 0 0>`` (not the tile set).
+        """
+        if self.phase == GAME_OVER:
+            turn = f"match over, winner {self.match_winner}"
+        elif self.phase != PLAYING:
+            turn = "round over"
+        else:
+            turn = f"player {self.current_player} to move"
+        hand = " ".join(str(tile) for tile in self.hand) or "empty"
+        ends = " ".join(str(end.value) for end in self.board.ends) or "none"
+        return (
+            f"<Observation of player {self.player}, {self.rules.name!r:.40}, "
+            f"{self.players} players: round {self.round_number}, move {len(self.history)}, "
+            f"{turn}; hand {hand}; board {len(self.board.placements)} tiles, ends {ends}; "
+            f"hands {' '.join(map(str, self.hand_sizes))}; stock {self.stock_size}; "
+            f"scores {' '.join(map(str, self.scores))}>"
+        )
 
     @property
     def hand(self) -> tuple[Tile, ...]:

@@ -12,7 +12,7 @@ and each open end is marked: green when playable, red with the seeds' reason
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from xml.sax.saxutils import escape
 
 import attrs
@@ -20,23 +20,22 @@ import attrs
 from bendolib.blocking import EndStatus, classify_ends
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, Placement
+from bendolib.geometry.drawing import INNER, OUTER, SIDE, cell_centre, corner_point
 from bendolib.state import GameState
+from bendolib.text import printable, side_name
 from bendolib.tiles import ARROW, PLUS, RIGHT, STAR, face_str
 
 __all__ = ["INNER", "OUTER", "SIDE", "cell_centre", "corner_point", "to_svg"]
 
-#: Inner and outer radius of a curved tile, and the side of a lattice cell (mm).
-INNER = 12.0
-OUTER = 33.0
-SIDE = INNER + OUTER
 #: Size of one square half of a classic tile (mm).
 SQUARE = 20.0
 
-_SQRT3 = math.sqrt(3.0)
 _TILE_STYLE = 'fill="#fbf7ea" stroke="#3a3a3a" stroke-width="0.8"'
 _OPEN = "#2a9d3a"
 _BLOCKED = "#d62828"
 _SYMBOLS = {ARROW: "\u21c4", PLUS: "+", STAR: "\u2605"}
+#: Radius of a pip (mm).
+_PIP = 1.9
 #: Pip positions on a 3x3 grid (row, column in -1..1) for 0..9 pips.
 _PIPS: tuple[tuple[tuple[int, int], ...], ...] = (
     (),
@@ -59,25 +58,30 @@ def _f(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def cell_centre(q: int, r: int) -> Point:
-    """Centre of cell ``(q, r)`` in mm, y pointing up (the lattice conventions)."""
-    return 1.5 * SIDE * q, _SQRT3 * SIDE * (r + q / 2)
+#: Width of a character as a fraction of the font size, an upper estimate for the
+#: sans-serif fonts the pictures name (Helvetica, Arial): used to keep text clear
+#: of pips and inside the picture.
+CHAR_WIDTH = 0.6
+#: Font sizes (mm) of the caption and of the end labels.
+CAPTION_SIZE = 6.0
+LABEL_SIZE = 5.0
 
-
-def corner_point(q: int, r: int, corner: int) -> Point:
-    """Corner ``corner`` of cell ``(q, r)`` in mm, y up."""
-    x, y = cell_centre(q, r)
-    angle = math.radians(60 * corner)
-    return x + SIDE * math.cos(angle), y + SIDE * math.sin(angle)
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in y-up mm
 
 
 @attrs.frozen
 class _Canvas:
-    """Collected SVG elements (in y-up mm coordinates) and their bounding box."""
+    """
+    Collected SVG elements (in y-up mm coordinates) and their bounding box; the
+    boxes of the pips and numbers drawn so far (``marks``), which an end's label
+    must not cover, and a test per tile of whether a point lies on it (``bodies``).
+    """
 
     items: list[str] = attrs.field(factory=list)
     xs: list[float] = attrs.field(factory=list)
     ys: list[float] = attrs.field(factory=list)
+    marks: list[Box] = attrs.field(factory=list)
+    bodies: list[Callable[[Point], bool]] = attrs.field(factory=list)
 
     def grow(self, points: Iterable[Point]) -> None:
         for x, y in points:
@@ -87,6 +91,23 @@ class _Canvas:
     def add(self, element: str, points: Iterable[Point] = ()) -> None:
         self.items.append(element)
         self.grow(points)
+
+    def clear(self, area: Box) -> bool:
+        """True when ``area`` covers no pip, number or label drawn so far."""
+        x0, y0, x1, y1 = area
+        return all(x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0 for a0, b0, a1, b1 in self.marks)
+
+    def on_a_tile(self, area: Box) -> bool:
+        """True when ``area`` (its corners, edge middles and centre) touches a tile."""
+        x0, y0, x1, y1 = area
+        points = [(x, y) for x in (x0, (x0 + x1) / 2, x1) for y in (y0, (y0 + y1) / 2, y1)]
+        return any(body(p) for body in self.bodies for p in points)
+
+
+def _text_box(at: Point, label: str, size: float) -> Box:
+    """The box a centred text takes (an estimate: :data:`CHAR_WIDTH` per character)."""
+    half = CHAR_WIDTH * size * len(label) / 2
+    return (at[0] - half, at[1] - size / 2, at[0] + half, at[1] + size / 2)
 
 
 def _pt(p: Point) -> str:
@@ -102,18 +123,30 @@ def _text(p: Point, label: str, size: float, colour: str = "#222", weight: str =
     )
 
 
-def _face_marks(face: int, at: Point, across: Point, along: Point, numbers: bool) -> list[str]:
+def _face_marks(
+    canvas: _Canvas, face: int, at: Point, across: Point, along: Point, numbers: bool
+) -> list[str]:
     """Pips (or a label) for one face centred at ``at``; grid axes ``across``/``along``."""
-    if face in _SYMBOLS:
-        return [_text(at, _SYMBOLS[face], 11, "#7a3db8", "bold")]
-    if numbers or not 0 <= face < len(_PIPS):
-        return [_text(at, face_str(face), 10, "#222", "bold")]
+    if face in _SYMBOLS or numbers or not 0 <= face < len(_PIPS):
+        label, size = (_SYMBOLS[face], 11.0) if face in _SYMBOLS else (face_str(face), 10.0)
+        canvas.marks.append(_text_box(at, label, size))
+        if face in _SYMBOLS:
+            return [_text(at, label, size, "#7a3db8", "bold")]
+        return [_text(at, label, size, "#222", "bold")]
     marks = []
     for row, col in _PIPS[face]:
         x = at[0] + row * across[0] + col * along[0]
         y = at[1] + row * across[1] + col * along[1]
-        marks.append(f'<circle cx="{_f(x)}" cy="{_f(-y)}" r="1.9" fill="#1d1d1d"/>')
+        canvas.marks.append((x - _PIP, y - _PIP, x + _PIP, y + _PIP))
+        marks.append(f'<circle cx="{_f(x)}" cy="{_f(-y)}" r="{_f(_PIP)}" fill="#1d1d1d"/>')
     return marks
+
+
+def _named(canvas: _Canvas, at: Point, value: int) -> str:
+    """The ``=n`` a wild face names, at ``at``."""
+    label = f"={value}"
+    canvas.marks.append(_text_box(at, label, 6))
+    return _text(at, label, 6, "#7a3db8")
 
 
 # -- curved tiles -----------------------------------------------------------------------
@@ -122,6 +155,14 @@ def _face_marks(face: int, at: Point, across: Point, along: Point, numbers: bool
 def _polar(centre: Point, radius: float, degrees: float) -> Point:
     angle = math.radians(degrees)
     return centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)
+
+
+def _in_sector(p: Point, centre: Point, start: float) -> bool:
+    """True when ``p`` lies on the tile about ``centre`` spanning ``start`` to ``start + 120``."""
+    dx, dy = p[0] - centre[0], p[1] - centre[1]
+    if not INNER <= math.hypot(dx, dy) <= OUTER:
+        return False
+    return (math.degrees(math.atan2(dy, dx)) - start) % 360 <= 120
 
 
 def _sector_path(centre: Point, start: float, stop: float) -> str:
@@ -170,14 +211,15 @@ def _draw_curved(canvas: _Canvas, index: int, placement: Placement, numbers: boo
         radial = math.radians(angle)
         across = (6.2 * math.cos(radial), 6.2 * math.sin(radial))
         along = (-6.2 * math.sin(radial), 6.2 * math.cos(radial))
-        parts += _face_marks(face, at, across, along, numbers)
+        parts += _face_marks(canvas, face, at, across, along, numbers)
     if placement.shows != (
         placement.inward if placement.tile.is_double else placement.tile.other(placement.inward)
     ):
         far = base + 150 if placement.turn == RIGHT else base + 210
-        parts.append(_text(_polar(centre, OUTER - 4, far), f"={placement.shows}", 6, "#7a3db8"))
+        parts.append(_named(canvas, _polar(centre, OUTER - 4, far), placement.shows))
     parts.append("</g>")
     canvas.add("".join(parts), outline)
+    canvas.bodies.append(lambda p: _in_sector(p, centre, start))
 
 
 def _side_segment(cell: int, side: int) -> tuple[Point, Point]:
@@ -192,33 +234,76 @@ def _side_segment(cell: int, side: int) -> tuple[Point, Point]:
     )
 
 
+#: Where an end's label may go: distances beyond the end, and offsets across (mm),
+#: nearest first.
+_REACHES = (9.0, 13.0, 17.0, 22.0, 28.0, 35.0, 44.0, 55.0)
+_OFFSETS = (0.0, 6.0, -6.0, 12.0, -12.0, 18.0, -18.0)
+
+
+def _label_spot(canvas: _Canvas, mid: Point, outward: Point, size: Point) -> Point:
+    """
+    Where an end's label goes: the nearest spot beyond the end that covers no pip,
+    number or other label, preferring one off the tiles.
+    """
+    across = (-outward[1], outward[0])
+    half = (size[0] / 2, size[1] / 2)
+    reach = _REACHES[-1] + _OFFSETS[-2] + max(half)
+    near = _Canvas(
+        marks=[
+            m
+            for m in canvas.marks
+            if m[0] < mid[0] + reach and m[2] > mid[0] - reach
+            if m[1] < mid[1] + reach and m[3] > mid[1] - reach
+        ],
+        bodies=canvas.bodies,
+    )
+    fallback = None
+    for distance in _REACHES:
+        for k in _OFFSETS:
+            x = mid[0] + distance * outward[0] + k * across[0]
+            y = mid[1] + distance * outward[1] + k * across[1]
+            area = (x - half[0], y - half[1], x + half[0], y + half[1])
+            if near.clear(area):
+                if not near.on_a_tile(area):
+                    return x, y
+                fallback = fallback or (x, y)
+    return fallback or (mid[0] + _REACHES[0] * outward[0], mid[1] + _REACHES[0] * outward[1])
+
+
 def _end_marker(
     canvas: _Canvas, status: EndStatus, segment: tuple[Point, Point], outward: Point
 ) -> None:
-    """A coloured bar on an open end and a label ``index:value`` just beyond it."""
+    """
+    A coloured bar on an open end and a label ``index:value`` beyond it, clear of
+    every pip and number (joined to the bar by a thin line when it had to move).
+    """
     (x0, y0), (x1, y1) = segment
     colour = _OPEN if status.blocked is None else _BLOCKED
     mid = ((x0 + x1) / 2, (y0 + y1) / 2)
-    label_at = (mid[0] + 9 * outward[0], mid[1] + 9 * outward[1])
     label = f"{status.end}:{face_str(status.value)}"
     if status.blocked is not None:
         label += f" {status.blocked.value}"
     kind = "open" if status.blocked is None else "blocked"
     reason = "" if status.blocked is None else f' data-reason="{status.blocked.value}"'
-    width, height = 2.5 * len(label) + 4, 8.0
+    width, height = CHAR_WIDTH * LABEL_SIZE * len(label) + 4, LABEL_SIZE + 3
+    at = _label_spot(canvas, mid, outward, (width, height))
+    area = (at[0] - width / 2, at[1] - height / 2, at[0] + width / 2, at[1] + height / 2)
+    canvas.marks.append(area)
+    leader = ""
+    if math.dist(at, mid) > 10:
+        leader = (
+            f'<path d="M{_pt(mid)} L{_pt(at)}" stroke="{colour}" stroke-width="0.6" '
+            'stroke-dasharray="1.5,1"/>'
+        )
     canvas.add(
         f'<g class="end {kind}" data-end="{status.end}"{reason}>'
         f'<path d="M{_pt((x0, y0))} L{_pt((x1, y1))}" stroke="{colour}" stroke-width="2.4" '
-        'stroke-linecap="round"/>'
-        f'<rect x="{_f(label_at[0] - width / 2)}" y="{_f(-label_at[1] - height / 2)}" '
+        'stroke-linecap="round"/>' + leader + f'<rect x="{_f(area[0])}" y="{_f(-area[3])}" '
         f'width="{_f(width)}" height="{_f(height)}" rx="4" fill="white" '
         f'stroke="{colour}" stroke-width="0.8"/>'
-        + _text(label_at, label, 4.2, colour, "bold")
+        + _text(at, label, LABEL_SIZE, colour, "bold")
         + "</g>",
-        [
-            (label_at[0] - width / 2, label_at[1] - height / 2),
-            (label_at[0] + width / 2, label_at[1] + height / 2),
-        ],
+        [(area[0], area[1]), (area[2], area[3])],
     )
 
 
@@ -291,11 +376,12 @@ def _draw_straight_tile(
     b = (x + split[0] * (half_short - 1.5), y + split[1] * (half_short - 1.5))
     parts.append(f'<path d="M{_pt(a)} L{_pt(b)}" stroke="#3a3a3a" stroke-width="0.6"/>')
     for face, at in ((placement.inward, first), (outward, second)):
-        parts += _face_marks(face, at, (5.5, 0.0), (0.0, 5.5), numbers)
+        parts += _face_marks(canvas, face, at, (5.5, 0.0), (0.0, 5.5), numbers)
     if placement.shows != outward:
-        parts.append(_text(second, f"={placement.shows}", 6, "#7a3db8"))
+        parts.append(_named(canvas, second, placement.shows))
     parts.append("</g>")
     canvas.add("".join(parts), [(x - hx, y - hy), (x + hx, y + hy)])
+    canvas.bodies.append(lambda p: abs(p[0] - x) <= hx and abs(p[1] - y) <= hy)
     return (hx, hy), first
 
 
@@ -381,14 +467,16 @@ def to_svg(
     *,
     numbers: bool = False,
     caption: bool = True,
-    scale: float = 2.0,
+    scale: float = 3.0,
 ) -> str:
     """
     An SVG picture of ``state``'s board (a complete ``<svg>`` document).
 
     ``numbers`` writes each half's number instead of its pips; ``caption`` adds a
-    line naming the rules, round, player to move and scores; ``scale`` is the
-    number of SVG pixels per millimetre for the ``width``/``height`` attributes.
+    line naming the rules, round, player to move and scores (the picture is made
+    wide enough for it); ``scale`` is the number of SVG pixels per millimetre for
+    the ``width``/``height`` attributes (at the default 3, the end labels are 15
+    pixels high and the caption 18).
     """
     canvas = _Canvas()
     if state.rules.geometry.uses_bends:
@@ -401,7 +489,9 @@ def to_svg(
     left, right = min(canvas.xs) - margin, max(canvas.xs) + margin
     bottom, top = min(canvas.ys) - margin, max(canvas.ys) + margin
     title = _caption(state)
-    head = 10.0 if caption else 0.0
+    head = CAPTION_SIZE + 5 if caption else 0.0
+    if caption:
+        right = max(right, left + CHAR_WIDTH * CAPTION_SIZE * len(title) + 2 * margin)
     width, height = right - left, top - bottom + head
     lines = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
@@ -414,7 +504,8 @@ def to_svg(
     ]
     if caption:
         lines.append(
-            f'<text x="{_f(left + 3)}" y="{_f(-top - head + 6.5)}" font-size="5" fill="#333">'
+            f'<text x="{_f(left + margin)}" y="{_f(-top - head / 2)}" '
+            f'font-size="{_f(CAPTION_SIZE)}" fill="#333" dominant-baseline="central">'
             f"{escape(title)}</text>"
         )
     if state.board.is_empty:
@@ -426,10 +517,15 @@ def to_svg(
 
 def _caption(state: GameState) -> str:
     if state.is_game_over:
-        turn = f"match over, side {state.winner} wins"
+        winner = state.winner
+        turn = f"match over, {side_name(state, -1 if winner is None else winner)} wins"
     elif state.is_round_over:
         turn = "round over"
     else:
         turn = f"player {state.current_player} to move"
-    scores = ", ".join(map(str, state.side_scores))
-    return f"{state.rules.name} \u2014 round {state.round_number}, {turn}; scores {scores}"
+    scores = ", ".join(
+        f"{side_name(state, k)} {v}" if len(side) > 1 else str(v)
+        for k, (side, v) in enumerate(zip(state.sides, state.side_scores, strict=True))
+    )
+    name = printable(state.rules.name)
+    return f"{name} \u2014 round {state.round_number}, {turn}; scores {scores}"

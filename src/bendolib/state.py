@@ -417,6 +417,28 @@ class GameState:
         """IPython's plain-text display: the text picture."""
         printer.text(str(self))
 
+    def __repr__(self) -> str:
+        """
+        A one-line summary, e.g. ``<GameState 'basic', 2 players, seed 7: round 1,
+        move 5, player 1 to move; board 5 tiles, ends 2 1; hands 4 5; stock 14;
+        scores 0 0>`` (``str`` gives the picture, ``position_text.dumps`` the whole
+        position).
+        """
+        if self.phase == GAME_OVER:
+            turn = f"match over, winner {self.match_winner}"
+        elif self.phase == ROUND_OVER:
+            turn = "round over"
+        else:
+            turn = f"player {self.current_player} to move"
+        ends = " ".join(str(end.value) for end in self.board.ends) or "none"
+        hands = " ".join(str(mask.bit_count()) for mask in self.hand_masks)
+        return (
+            f"<GameState {self.rules.name!r:.40}, {self.players} players, seed {self.seed}: "
+            f"round {self.round_number}, move {len(self.history)}, {turn}; "
+            f"board {len(self.board.placements)} tiles, ends {ends}; hands {hands}; "
+            f"stock {self.stock_size}; scores {' '.join(map(str, self.scores))}>"
+        )
+
     def _repr_svg_(self) -> str:
         """Jupyter's rich display: the SVG picture of the board."""
         from bendolib.render_svg import to_svg

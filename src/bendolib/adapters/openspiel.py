@@ -18,8 +18,14 @@ from functools import lru_cache
 from typing import Any
 
 import attrs
-import numpy as np
-import pyspiel
+
+from bendolib.adapters import missing_extra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as error:  # say which extra to install
+    raise missing_extra(__name__, "openspiel", error) from error
 
 from bendolib import rules as registry
 from bendolib.encoding import action_count, action_index, describe_action, encode, layout

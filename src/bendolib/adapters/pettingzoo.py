@@ -16,9 +16,14 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from bendolib.adapters import missing_extra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:  # say which extra to install
+    raise missing_extra(__name__, "pettingzoo", error) from error
 
 from bendolib import rules as registry
 from bendolib.encoding import action_count, action_index, encode, encoding_size
