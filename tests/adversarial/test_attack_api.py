@@ -157,7 +157,7 @@ def test_apply_refuses_forged_moves(state: GameState, other: GameState, seed: in
     )
     attack(
         "apply (state)",
-        [_odd(rng) for _ in range(10)],
+        [_odd(rng) for _ in range(BATCH)],
         lambda s: bendolib.apply(s, legal[0]),
         type_errors=True,
     )
@@ -180,7 +180,7 @@ def test_state_queries(state: GameState, seed: int) -> None:
     attack("GameState.hand_points", inputs, state.hand_points, type_errors=True)
     attack(
         "records.dump (names)",
-        [[_odd(rng)] * state.players for _ in range(10)],
+        [[_odd(rng)] * state.players for _ in range(BATCH)],
         lambda names: records.dump(state, names),
         type_errors=True,
     )
@@ -226,12 +226,12 @@ def test_sample_state_of_forged_observations(state: GameState, other: GameState,
 
     attack(
         "sample_state (forged observations)",
-        [forged() for _ in range(BATCH // 2)],
+        [forged() for _ in range(BATCH)],
         sampled,
         type_errors=True,
         on_accept=accepted,
     )
-    arguments = [(_odd(rng), _odd(rng)) for _ in range(BATCH // 2)]
+    arguments = [(_odd(rng), _odd(rng)) for _ in range(BATCH)]
     attack(
         "sample_state (arguments)",
         arguments,
@@ -259,7 +259,9 @@ def test_rule_parameters(rules: bendolib.RuleSet, seed: int) -> None:
         lambda params: bendolib.rules.get(rules.name, **params),
         on_accept=accepted,
     )
-    attack("rules.get (name)", [_odd(rng) for _ in range(10)], bendolib.rules.get, type_errors=True)
+    attack(
+        "rules.get (name)", [_odd(rng) for _ in range(BATCH)], bendolib.rules.get, type_errors=True
+    )
 
 
 @fuzzing(20)
@@ -277,10 +279,8 @@ def test_tile_sets(seed: int) -> None:
             return tuple(rng.choice(ODD) for _ in range(3))
         return tuple(Tile(0, 0) for _ in range(2))
 
-    inputs = [(_odd(rng), tiles(), _odd(rng)) for _ in range(BATCH // 2)]
+    inputs = [(_odd(rng), tiles(), _odd(rng)) for _ in range(BATCH)]
     attack("TileSet", inputs, lambda args: TileSet(*args), type_errors=True)
-    attack(
-        "TileSet.double", [_odd(rng) for _ in range(BATCH // 2)], TileSet.double, type_errors=True
-    )
-    faces = [(_odd(rng), _odd(rng), _odd(rng)) for _ in range(BATCH // 2)]
+    attack("TileSet.double", [_odd(rng) for _ in range(BATCH)], TileSet.double, type_errors=True)
+    faces = [(_odd(rng), _odd(rng), _odd(rng)) for _ in range(BATCH)]
     attack("Tile", faces, lambda args: Tile(*args), type_errors=True)

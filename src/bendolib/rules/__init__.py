@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from bendolib.errors import RuleSetError, UnknownRuleSetError
 from bendolib.limits import MAX_DIGITS, quoted, shown
 from bendolib.rules.bendomino import ACTION_SET, BASIC, BENDOMINO_RULESETS, with_actions
@@ -66,7 +68,19 @@ def get(name: str, **params: Any) -> RuleSet:
 
 
 def _check_kind(key: str, current: Any, value: Any) -> None:
-    """Raise RuleSetError when a plain parameter (an int, bool or str) gets another kind."""
+    """
+    Raise RuleSetError when a plain parameter (an int, bool or str) gets another kind,
+    or a policy-valued one (``fallback=HighestDouble()``) something that is no policy.
+    """
+    if attrs.has(type(current)):
+        methods = [n for n in dir(type(current)) if not n.startswith("_")]
+        needed = [n for n in methods if callable(getattr(current, n))]
+        if not all(callable(getattr(value, n, None)) for n in needed):
+            policy = type(current).__name__
+            raise RuleSetError(
+                f"parameter {key} is a policy like {policy}() (with {', '.join(needed)}), "
+                f"not {shown(value)}"
+            )
     for kind in (bool, int, str):
         if type(current) is kind:
             if type(value) is not kind:
