@@ -363,3 +363,12 @@ def test_only_library_errors_from_every_loader_on_random_bytes() -> None:
         for load in (position_text.loads, records.load, bendolib.rule_spec.parse_tile_text):
             with contextlib.suppress(BendolibError):
                 load(text)
+
+
+@pytest.mark.parametrize("fallback", [float("nan"), bendolib.DRAW, "highest"])
+def test_a_policy_valued_parameter_takes_a_policy(fallback: Any) -> None:
+    """Found by the adversarial suite: rules.get(..., fallback=nan) was accepted, and the
+    match then failed in the start policy."""
+    with pytest.raises(RuleSetError, match="parameter fallback is a policy like HighestDouble"):
+        bendolib.rules.get("domino-pairs", fallback=fallback)
+    assert bendolib.rules.get("domino-pairs", fallback=bendolib.rules.HighestDouble()).start
