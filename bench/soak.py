@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
 
 import attrs
 
@@ -65,6 +66,21 @@ class BatchResult:
     accepted: str | None
     pid: int
     rss: int
+    memo: int
+
+
+def memo_entries() -> int:
+    """Entries in the engine's memo tables (each bounded by ``bendolib.memo.LIMIT``)."""
+    from bendolib import inference, placing
+    from bendolib.geometry import bend, straight
+
+    tilesets = {id(r.tileset): r.tileset for r in map(bendolib.rules.get, bendolib.rules.names())}
+    tables: list[dict[Any, Any]] = [ts._memo for ts in tilesets.values()]
+    tables += [bend._SLOTS, bend._STEPS, bend._ENDS, bend._PLACEMENTS, straight._PLACEMENTS]
+    tables += [placing._OPENINGS]
+    tables += [held[1] for held in placing._CLOSINGS.values()]
+    tables += [held[1] for held in inference._FITS.values()]
+    return sum(len(table) for table in tables)
 
 
 def rss_bytes() -> int:
@@ -145,7 +161,7 @@ def run_batch(
         rules, games=games, seed=batch_seed, players=cell.players, spacing=spacing
     )
     refused, accepted = forge(rules, cell.players, derive_seed(batch_seed, 1), forged_games)
-    return BatchResult(report, refused, accepted, os.getpid(), rss_bytes())
+    return BatchResult(report, refused, accepted, os.getpid(), rss_bytes(), memo_entries())
 
 
 def parse_spacing(items: Sequence[str]) -> dict[str, int]:
@@ -200,7 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     checked: dict[str, int] = {}
     pending: dict[Future[BatchResult], Cell] = {}
     rss: dict[int, int] = {}
-    curve: list[tuple[int, float, int]] = []
+    memo: dict[int, int] = {}
+    curve: list[tuple[int, float, int, int]] = []
     with ProcessPoolExecutor(args.jobs) as pool:
 
         def submit(cell: Cell) -> None:
@@ -226,6 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tally.moves += report.moves
                 tally.forged += result.forged
                 rss[result.pid] = result.rss
+                memo[result.pid] = result.memo
                 for name, n in report.checks:
                     checked[name] = checked.get(name, 0) + n
                 if report.violation is not None and violation is None:
@@ -243,11 +261,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 total = sum(t.moves for t in tallies.values())
                 forged = sum(t.forged for t in tallies.values())
                 biggest = max(rss.values()) if rss else 0
-                curve.append((total, now - start, biggest))
+                entries = max(memo.values()) if memo else 0
+                curve.append((total, now - start, biggest, entries))
                 print(
                     f"  {total:>10,} moves  {forged:>11,} forged moves refused  "
-                    f"worker RSS {biggest / 2**20:6.1f} MB (largest of {len(rss)})  "
-                    f"{now - start:7.0f} s",
+                    f"worker RSS {biggest / 2**20:6.1f} MB (largest of {len(rss)}), "
+                    f"memo {entries:,} entries  {now - start:7.0f} s",
                     flush=True,
                 )
                 last_report = now
