@@ -179,7 +179,7 @@ def test_hidden_tiles_of_a_loaded_position_do_not_show() -> None:
         loaded = position_text.loads(position_text.dumps(state))
         me = loaded.current_player
         other = 1 - me
-        theirs = next(bendolib.tiles.indices(loaded.hand_masks[other]))
+        theirs = next(iter(bendolib.tiles.indices(loaded.hand_masks[other])))
         stock_at = len(loaded.deck) - 1
         stocked = loaded.deck[stock_at]
         deck = [stocked if t == theirs else theirs if t == stocked else t for t in loaded.deck]

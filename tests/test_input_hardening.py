@@ -245,9 +245,9 @@ def test_apply_with_a_place_of_a_bad_turn_or_field() -> None:
     with pytest.raises(bendolib.IllegalMoveError, match=r"@.*\?3"):
         bendolib.apply(state, attrs.evolve(place, turn=3))
     with pytest.raises(TypeError, match=r"Place\.end is an int, not str"):
-        bendolib.apply(state, attrs.evolve(place, end="0"))
+        bendolib.apply(state, attrs.evolve(place, end="0"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"Place\.tile is a Tile"):
-        bendolib.apply(state, attrs.evolve(place, tile="6-6"))
+        bendolib.apply(state, attrs.evolve(place, tile="6-6"))  # type: ignore[arg-type]
 
 
 def test_api_arguments_of_the_wrong_type_or_range() -> None:

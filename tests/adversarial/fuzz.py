@@ -397,3 +397,20 @@ def plays_on(state: GameState, seed: int, moves: int = 12) -> None:
         state = after
         for seat in range(state.players):
             state.observation(seat)
+
+
+def summary(terminalreporter: Any) -> None:
+    """The inputs tried and accepted per surface (printed at the end of a pytest run);
+    ``BENDOLIB_FUZZ_REPORT=path`` also writes them to ``path`` as JSON."""
+    if not TRIED:
+        return
+    terminalreporter.section(f"adversarial inputs ({PROFILE} profile)")
+    for surface in sorted(TRIED):
+        tried, accepted = TRIED[surface], ACCEPTED[surface]
+        terminalreporter.write_line(f"{surface:36} {tried:>9,} tried {accepted:>9,} accepted")
+    terminalreporter.write_line(f"{'total':36} {sum(TRIED.values()):>9,} tried")
+    report = os.environ.get("BENDOLIB_FUZZ_REPORT")
+    if report:
+        with open(report, "w", encoding="utf-8") as handle:
+            counts = {s: [TRIED[s], ACCEPTED[s]] for s in sorted(TRIED)}
+            json.dump({"profile": PROFILE, "tried_accepted": counts}, handle, indent=1)
