@@ -21,6 +21,7 @@ import attrs
 
 import bendolib
 from bendolib.geometry import lattice
+from bendolib.geometry.chain import as_chain
 from bendolib.render_svg import INNER, OUTER, cell_centre, corner_point, to_svg
 
 RULES = bendolib.rules.get("basic")
@@ -56,7 +57,7 @@ def board_of(steps: Sequence[Step]) -> bendolib.Board:
         if end < 0:
             board = geometry.open([(tile, inward)])
         else:
-            board = geometry.place(board, end, tile, inward, tile.other(inward), turn)
+            board = as_chain(geometry).place(board, end, tile, inward, tile.other(inward), turn)
     return board
 
 

@@ -140,7 +140,16 @@ def missing_in_file(path: Path) -> tuple[str, ...]:
 def reason(missing: Iterable[str]) -> str:
     """Why something is skipped: the packages missing and the extras to install."""
     names = sorted(set(missing))
-    wanted = sorted({extra for m in names if (extra := extra_for(m)) is not None})
+    needed = {normalized(DISTRIBUTIONS.get(m, m)) for m in names}
+    covering = [
+        name
+        for name, packages in extras().items()
+        if needed <= set(packages) and normalized(name) in needed
+    ]
+    if covering:  # an extra named like one of them installs them all (pettingzoo: gymnasium)
+        wanted = [covering[0]]
+    else:
+        wanted = sorted({extra for m in names if (extra := extra_for(m)) is not None})
     install = f"pip install -e '.[{','.join(wanted)}]'" if wanted else "not in any extra"
     return f"needs {', '.join(names)} ({install})"
 

@@ -8,6 +8,7 @@ from typing import Any
 import bendolib
 from bendolib import GameState, Place, RuleSet
 from bendolib.geometry.board import Board
+from bendolib.geometry.chain import as_chain
 from bendolib.tiles import Tile, TileSet
 
 #: A placement step: (end, tile text, inward face, turn); end -1 opens the board.
@@ -32,7 +33,7 @@ def build_board(rules: RuleSet, steps: Sequence[Step]) -> Board:
         if board is None:
             board = rules.geometry.open([(t, inward)])
         else:
-            board = rules.geometry.place(board, end, t, inward, t.other(inward), turn)
+            board = as_chain(rules.geometry).place(board, end, t, inward, t.other(inward), turn)
     return board if board is not None else Board()
 
 

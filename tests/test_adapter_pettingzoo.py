@@ -1,7 +1,8 @@
-"""The PettingZoo adapter (issue 5): an AEC environment with action masks."""
+"""The PettingZoo adapter (issues 5 and 16): an AEC environment with action masks."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
@@ -9,45 +10,72 @@ import pytest
 pettingzoo_test: Any = pytest.importorskip("pettingzoo.test", reason="needs the pettingzoo extra")
 np: Any = pytest.importorskip("numpy")
 
-from bendolib.adapters.pettingzoo import env  # noqa: E402
-from bendolib.encoding import action_count  # noqa: E402
-from bendolib.rules import get  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+from bendolib.adapters.pettingzoo import BendolibEnv, env, raw_env  # noqa: E402
+from bendolib.encoding import action_count, encode  # noqa: E402
+from bendolib.errors import IllegalMoveError  # noqa: E402
+from bendolib.rules import get  # noqa: E402
 
 
 @pytest.mark.parametrize(("name", "players"), [("basic", 2), ("all-five", 3), ("domino-pairs", 4)])
-def test_pettingzoo_api_test(name: str, players: int) -> None:
-    pettingzoo_test.api_test(env(name, players), num_cycles=300)
+def test_pettingzoo_api_test_passes_without_a_warning(name: str, players: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(env(name, players), num_cycles=300)
+    assert [str(w.message) for w in caught] == []
+
+
+def test_env_is_wrapped_as_pettingzoos_own_games() -> None:
+    e = env("basic", 2)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(e.unwrapped, BendolibEnv) and isinstance(raw_env(), BendolibEnv)
+    with pytest.raises(Exception, match="reset"):  # the order is enforced
+        e.step(0)
 
 
 def test_seeded_resets_repeat_the_episode() -> None:
     pettingzoo_test.seed_test(lambda: env("wild-draw", 2), num_cycles=100)
 
 
-def test_masks_mark_exactly_the_legal_moves_and_rewards_sum_to_zero() -> None:
+def test_observations_are_numpy_encodings_and_masks_mark_exactly_the_legal_moves() -> None:
     e = env("basic", 2)
     e.reset(seed=3)
     rng = np.random.default_rng(0)
     total = dict.fromkeys(e.possible_agents, 0.0)
     for agent in e.agent_iter():
-        observation, reward, terminated, truncated, _ = e.last()
+        observation, reward, terminated, truncated, info = e.last()
         total[agent] += reward
-        mask = observation["action_mask"]
-        assert mask.shape == (action_count(get("basic")),)
+        state = e.unwrapped.game_state
+        assert isinstance(observation, np.ndarray) and observation.dtype == np.int32
+        assert tuple(observation) == encode(state.observation(e.possible_agents.index(agent)))
+        mask = info["action_mask"]
+        assert mask.shape == (action_count(get("basic")),) and mask.dtype == np.int8
         if terminated or truncated:
             e.step(None)
             continue
         others = [a for a in e.agents if a != agent]
-        assert all(e.observe(a)["action_mask"].sum() == 0 for a in others)
+        assert all(e.infos[a]["action_mask"].sum() == 0 for a in others)
         e.step(int(rng.choice(np.flatnonzero(mask))))
     assert sum(total.values()) == pytest.approx(0.0)
-    assert e.state is not None and e.state.is_round_over
+    assert e.unwrapped.game_state is not None and e.unwrapped.game_state.is_round_over
 
 
 def test_an_illegal_action_is_refused() -> None:
     e = env("basic", 2)
     e.reset(seed=1)
-    mask = e.observe(e.agent_selection)["action_mask"]
-    with pytest.raises(ValueError, match="not legal"):
+    mask = e.infos[e.agent_selection]["action_mask"]
+    with pytest.raises(IllegalMoveError, match="not legal"):
         e.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+def test_with_an_illegal_reward_an_illegal_action_ends_the_episode() -> None:
+    e = env("basic", 2, illegal_reward=-100.0)
+    e.reset(seed=1)
+    offender = e.agent_selection
+    mask = e.infos[offender]["action_mask"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(e.terminations.values()) and e.rewards[offender] == -100.0

@@ -372,3 +372,31 @@ def test_a_policy_valued_parameter_takes_a_policy(fallback: Any) -> None:
     with pytest.raises(RuleSetError, match="parameter fallback is a policy like HighestDouble"):
         bendolib.rules.get("domino-pairs", fallback=fallback)
     assert bendolib.rules.get("domino-pairs", fallback=bendolib.rules.HighestDouble()).start
+
+
+def _policies(value: Any) -> list[Any]:
+    """The attrs values inside a rule set's parts, recursively (tiles and sets aside)."""
+    found = []
+    if attrs.has(type(value)) and not isinstance(value, Tile | TileSet):
+        found.append(value)
+        for field in attrs.fields(type(value)):
+            if field.init:
+                found += _policies(getattr(value, field.name))
+    elif isinstance(value, tuple | frozenset):
+        for item in value:
+            found += _policies(item)
+    return found
+
+
+@pytest.mark.parametrize("name", bendolib.rules.names())
+def test_every_policy_of_a_registered_rule_set_is_registered(name: str) -> None:
+    """Every registered rule set can be written with its parameters changed: the classes
+    of its policies are in the explicit registry (a new policy class must be added to
+    rule_spec.LIBRARY_POLICIES)."""
+    rules = bendolib.rules.get(name)
+    classes = set(bendolib.rule_spec.policy_classes().values())
+    parts = [getattr(rules, f.name) for f in attrs.fields(bendolib.RuleSet) if f.init]
+    missing = {type(p).__qualname__ for part in parts[1:] for p in _policies(part)} - {
+        c.__qualname__ for c in classes
+    }
+    assert not missing, f"not registered: {sorted(missing)}"

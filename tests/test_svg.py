@@ -235,8 +235,11 @@ def test_random_boards_parse_and_no_tiles_overlap(name: str) -> None:
 
 
 def test_end_labels_in_a_three_tile_ring_leave_every_pip_visible() -> None:
-    """Issue 16.7: the label of end 0 hid a pip of 4-6L in this ring (both ends meet)."""
-    state = bendolib.new_game(bendolib.rules.get("basic"), 2, 5)
+    """Issue 16.7: the label of end 0 hid a pip of 4-6L in this ring (both ends meet).
+
+    The ring closes unevenly (6 meets 0), so it is built under ``closing="any"``.
+    """
+    state = bendolib.new_game(bendolib.rules.get("basic", closing="any"), 2, 5)
     for text in ("6-6*", "6-4@1R", "6-0@0L"):
         state = bendolib.apply(state, bendolib.parse_move(text, state))
     assert [s.blocked for s in classify_ends(state)] == [Block.ENDS_CONNECTED] * 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Sequence
@@ -10,13 +11,18 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 import bendolib
-from bendolib import rules
+from bendolib import position_text, records, rules
 from bendolib.bots import GreedyBot, RandomBot
-from bendolib.moves import Move
+from bendolib.errors import BendolibError
+from bendolib.moves import NEXT_ROUND, Move
 from bendolib.observation import Observation
 from bendolib.tournament import (
+    BotError,
     SerialExecutor,
+    TournamentInterrupted,
+    match_bot_seed,
     match_seats,
+    match_seed,
     mean_interval,
     play_match,
     run_tournament,
@@ -121,3 +127,165 @@ def test_interval_formulas() -> None:
 def test_a_wrong_number_of_bots_is_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         run_tournament("no-draw-teams", ["greedy", "random"], 2, executor=SerialExecutor())
+
+
+# -- issue 16, point 3: replayable tournaments; issue 14, point 13: Ctrl-C ----------------
+
+
+def test_a_match_record_carries_the_seeds_that_replay_it() -> None:
+    entrants = ["greedy", "random", "random"]
+    result = run_tournament(SHORT, entrants, 4, seed=11, executor=SerialExecutor())
+    for record in result.records:
+        assert record.bot_seed == match_bot_seed(11, record.index)
+        again = play_match(SHORT, [entrants[e] for e in record.seats], record.seed, record.bot_seed)
+        assert again.scores == record.scores and len(again.moves) == record.moves
+        assert again.bot_seed == record.bot_seed
+
+
+@pytest.mark.parametrize("keep_moves", [True, False])
+def test_a_tournament_match_becomes_a_game_record(keep_moves: bool) -> None:
+    result = run_tournament(
+        SHORT,
+        ["greedy", FirstMoveBot()],
+        3,
+        seed=4,
+        executor=SerialExecutor(),
+        keep_moves=keep_moves,
+    )
+    for record in result.records:
+        assert bool(record.move_text) == keep_moves
+        game = result.record(record.index)
+        assert game.names == tuple(("greedy", "first")[e] for e in record.seats)
+        assert game.seed == record.seed and game.move_count + record.rounds - 1 == record.moves
+        final = records.replay(records.load(game.to_json()))
+        assert final.scores == record.scores and final.is_game_over
+    with pytest.raises(BendolibError, match="no match 3"):
+        result.record(3)
+
+
+class IllegalBot:
+    """Answers a move of another state: the tile may not even be in its hand."""
+
+    name = "cheater"
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        if observation.history:
+            return NEXT_ROUND
+        return legal_moves[0]
+
+
+class CrashingBot:
+    name = "crasher"
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        raise ZeroDivisionError("no luck")
+
+
+@pytest.mark.parametrize("executor", ["serial", "processes"])
+def test_an_illegal_move_names_the_bot_the_match_the_seeds_and_the_position(
+    executor: str,
+) -> None:
+    pool = SerialExecutor() if executor == "serial" else ProcessPoolExecutor(max_workers=2)
+    with pytest.raises(BotError) as caught:
+        run_tournament(SHORT, ["greedy", IllegalBot()], 4, seed=3, executor=pool)
+    pool.shutdown()
+    error = caught.value
+    assert error.bot == "cheater" and error.match is not None
+    assert error.seed == match_seed(3, error.match, 2)
+    assert error.bot_seed == match_bot_seed(3, error.match)
+    text = str(error)
+    assert "'cheater'" in text and f"match {error.match}" in text and "illegal move 'next'" in text
+    state = position_text.loads(error.position)
+    assert state.current_player == error.seat and NEXT_ROUND not in bendolib.legal_moves(state)
+
+
+def test_a_bot_that_raises_is_reported_the_same_way() -> None:
+    with pytest.raises(BotError, match=r"'crasher' in seat 1 raised ZeroDivisionError: no luck"):
+        play_match(SHORT, ["greedy", CrashingBot()], seed=5)
+
+
+def test_a_bot_error_survives_pickling() -> None:
+    import pickle
+
+    error = BotError("returned nonsense", "x", 1, 2, 3, "position", 4)
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == str(error) and again.match == 4 and again.position == "position"
+
+
+def test_ctrl_c_in_the_calling_thread_returns_the_finished_matches() -> None:
+    calls = {"n": 0}
+
+    class StopAtDecision200(FirstMoveBot):
+        def choose(
+            self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+        ) -> Move:
+            calls["n"] += 1
+            if calls["n"] == 200:
+                raise KeyboardInterrupt
+            return legal_moves[0]
+
+    with pytest.raises(TournamentInterrupted) as caught:
+        run_tournament(SHORT, ["greedy", StopAtDecision200()], 50, executor=SerialExecutor())
+    partial = caught.value.result
+    assert partial.interrupted and 0 < len(partial.records) < 50
+    full = run_tournament(
+        SHORT, ["greedy", FirstMoveBot()], len(partial.records), executor=SerialExecutor()
+    )
+    assert [r.scores for r in partial.records] == [r.scores for r in full.records]
+    assert "(interrupted)" in partial.table()
+
+
+def test_ctrl_c_stops_a_process_pool_run_within_two_seconds() -> None:
+    import os
+    import signal
+    import threading
+    import time
+
+    sent: list[float] = []
+
+    def press_ctrl_c() -> None:
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(1.5, press_ctrl_c)
+    timer.start()
+    with pytest.raises(TournamentInterrupted) as caught:
+        run_tournament(SHORT, ["greedy", "random"], 100_000, seed=1)
+    stopped = time.monotonic() - sent[0]
+    timer.cancel()
+    assert stopped < 2.0, stopped
+    partial = caught.value.result
+    assert partial.interrupted and 0 < len(partial.records) < 100_000
+
+
+def test_progress_is_reported_at_least_every_second() -> None:
+    import time
+
+    class SlowBot(FirstMoveBot):
+        def choose(
+            self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+        ) -> Move:
+            time.sleep(0.002)
+            return legal_moves[0]
+
+    seen: list[float] = []
+    run_tournament(
+        SHORT,
+        ["greedy", SlowBot()],
+        60,
+        executor=SerialExecutor(),
+        progress=lambda done, total: seen.append(time.monotonic()),
+    )
+    gaps = sorted(b - a for a, b in itertools.pairwise(seen))
+    # chunks are sized to about 0.25 s; the slack is for a loaded machine
+    assert len(seen) > 3 and gaps[len(gaps) // 2] < 0.6 and gaps[-1] < 2.0, gaps
+
+
+def test_the_table_prints_intervals_in_brackets() -> None:
+    result = run_tournament(SHORT, ["greedy", "random"], 4, seed=2, executor=SerialExecutor())
+    s = result.standings[0]
+    assert f"[{s.mean_points.low:.1f}, {s.mean_points.high:.1f}]" in result.table()

@@ -24,11 +24,14 @@ import pytest
 import bendolib
 from bendolib import bots, position_text, records
 from bendolib.blocking import classify_ends
+from bendolib.cell_notation import parse_cell_pattern
 from bendolib.encoding import layout
 from bendolib.inference import deck_layout, deduce, hidden_deal
 from bendolib.notation import parse_pattern
 from bendolib.rng import SplitMix64
 from bendolib.rules.scoring import RoundOutcome
+from bendolib.rules.triangles import TRIANGLE_RULESETS
+from bendolib.selfplay import SelfplaySummary
 from bendolib.state import GameState
 from bendolib.testing import check_ruleset
 from bendolib.tournament import SerialExecutor, play_match, run_tournament
@@ -132,7 +135,16 @@ def harvest() -> dict[type, list[Any]]:
     )
     roots.append(tournament)
     roots.append(tournament.standings)
+    roots.append(SelfplaySummary("data", "npz", games=2, decisions=80, games_before=1))
     roots.append(parse_pattern("5-3@1L"))
+    roots.append(parse_cell_pattern("3-4-5@0,-1d"))
+    for rules in TRIANGLE_RULESETS:  # not registered by name yet (issue 15)
+        state = bendolib.new_game(rules, rules.player_counts[-1], 5)
+        rng = SplitMix64(5)
+        for _ in range(40):
+            legal = bendolib.legal_moves(state)
+            state = bendolib.apply(state, legal[rng.below(len(legal))])
+        roots.extend([state, bendolib.legal_moves(state), classify_ends(state)])
     roots.append(bendolib.rules.classic.AS_OPENSPIEL_BLOCK)  # FixedSeat, not registered
     roots.append(check_ruleset(bendolib.rules.get("basic"), games=1))
     roots.append(_a_violation())

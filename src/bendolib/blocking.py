@@ -6,12 +6,17 @@ import enum
 
 import attrs
 
+from bendolib.moves import Place
 from bendolib.placing import _general_placements
 from bendolib.state import GameState
+from bendolib.tiles import face_str
 
 
 class Block(enum.Enum):
-    """The four ways an end of the chain is blocked (seeds/000 and 002, A to D)."""
+    """
+    The four ways an end of the chain is blocked (seeds/000 and 002, A to D).  An open
+    edge of a triangle layout is blocked A, B or C (docs/triangles.md).
+    """
 
     NO_MATCHING_NUMBER = "A"
     NO_FITTING_TILE = "B"
@@ -29,6 +34,14 @@ class EndStatus:
     end: int
     value: int
     blocked: Block | None
+    values: tuple[int, ...] = ()
+    """Every number the end shows: ``(value,)``, or an open edge's two."""
+
+    @property
+    def label(self) -> str:
+        """How the end is written in reports: ``index:number`` (``index:a-b`` for an edge)."""
+        shown = "-".join(map(face_str, self.values)) if self.values else face_str(self.value)
+        return f"{self.end}:{shown}"
 
     @property
     def playable(self) -> bool:
@@ -57,6 +70,13 @@ def classify_ends(state: GameState) -> tuple[EndStatus, ...]:
     board = state.board
     wild_mask = rules.wild_mask
     out = []
+    classify_end = getattr(rules.geometry, "classify_end", None)
+    if classify_end is not None:  # a geometry that judges its own ends (the triangles)
+        for e, end in enumerate(board.ends):
+            letter = classify_end(board, e, tileset, remaining)
+            values = tuple(getattr(end, "values", (end.value,)))
+            out.append(EndStatus(e, end.value, None if letter is None else Block(letter), values))
+        return tuple(out)
     fitting: set[int] | None = None
     for e, end in enumerate(board.ends):
         reason: Block | None = None
@@ -70,8 +90,12 @@ def classify_ends(state: GameState) -> tuple[EndStatus, ...]:
             # a matching tile exists: does one fit (turns the free way, and closes the
             # chain evenly where the rules ask it to)?
             if fitting is None:
-                fitting = {p.end for p in _general_placements(rules, board, remaining)}
+                fitting = {
+                    p.end
+                    for p in _general_placements(rules, board, remaining)
+                    if isinstance(p, Place)
+                }
             if e not in fitting:
                 reason = Block.NO_FITTING_TILE
-        out.append(EndStatus(e, end.value, reason))
+        out.append(EndStatus(e, end.value, reason, (end.value,)))
     return tuple(out)

@@ -1,7 +1,7 @@
 """
 The ``bendolib`` command line: play against bots, run tournaments, read records.
 
-Subcommands: ``demo``, ``rules``, ``play``, ``simulate``, ``render``, ``replay``
+Subcommands: ``demo``, ``rules``, ``play``, ``simulate``, ``selfplay``, ``render``, ``replay``
 (``bendolib COMMAND --help`` for each).
 """
 
@@ -459,28 +459,104 @@ def _write_file(path: str, text: str) -> None:
 
 
 class _ProgressBar:
-    """A one-line progress bar on a stream (rewritten in place with a carriage return)."""
+    """
+    Progress on a stream: a bar rewritten in place on a terminal; elsewhere (a file,
+    a pipe) a plain line every :attr:`every` seconds and at the end.
+    """
 
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
+    def __init__(self, stream: TextIO, unit: str = "matches", width: int = 30) -> None:
+        import time
+
         self.stream = stream
+        self.unit = unit
         self.width = width
-        self.shown = False
+        self.tty = stream.isatty()
+        self.every = 10.0
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.last = -self.every  # the first call prints a line: the run has started
+        self.shown = ""
+        self.state = (0, 0)
+
+    def text(self, done: int, total: int) -> str:
+        elapsed = self.clock() - self.start
+        line = f"{done}/{total} {self.unit}, {elapsed:.0f} s"
+        if 0 < done < total:
+            line += f", about {elapsed * (total - done) / done:.0f} s left"
+        return line
 
     def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total if total else self.width
-        bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} matches")
-        self.stream.flush()
-        self.shown = True
+        self.state = (done, total)
+        if self.tty:
+            filled = self.width * done // total if total else self.width
+            bar = "#" * filled + "." * (self.width - filled)
+            line = f"[{bar}] {self.text(done, total)}"
+            self.stream.write("\r" + line.ljust(len(self.shown)))
+            self.shown = line
+            self.stream.flush()
+        elif self.clock() - self.last >= self.every and done < total:
+            self.last = self.clock()
+            self.stream.write(self.text(done, total) + "\n")
+            self.stream.flush()
 
     def close(self) -> None:
-        if self.shown:
+        if self.tty and self.shown:
             self.stream.write("\n")
-            self.stream.flush()
+        elif not self.tty and self.state[1]:
+            self.stream.write(self.text(*self.state) + "\n")
+        self.stream.flush()
+
+
+def _jobs(text: str) -> int:
+    """``--jobs``: 0 (one worker per CPU) or a positive number of workers."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (one worker process per CPU) or a positive number, not {text!r}"
+        )
+    return value
+
+
+def _executor(args: argparse.Namespace) -> Any:
+    """The executor of ``--jobs`` / ``--dask`` (None: the default process pool)."""
+    from bendolib import runner
+
+    if args.dask:
+        import importlib
+
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise BendolibError(
+                "--dask needs the distributed package: pip install 'bendolib[dask]'"
+            ) from None
+        return distributed.Client(args.dask).get_executor()
+    if args.jobs == 1:
+        return runner.SerialExecutor()
+    if args.jobs > 1:
+        return runner.process_pool(args.jobs)
+    return None
+
+
+def _shutdown(executor: Any, status: int) -> None:
+    """Shut down the executor of ``_executor``: at once after Ctrl-C (``status`` 130)."""
+    from bendolib import runner
+
+    if executor is None:
+        return
+    if status:
+        runner.stop_pool(executor)
+    else:
+        executor.shutdown()
 
 
 def _simulate(args: argparse.Namespace) -> int:
     """A tournament between bots: progress on stderr, a table (or JSON) on stdout."""
+    import os
+
     from bendolib import tournament
 
     ruleset = _ruleset(args)
@@ -491,28 +567,91 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = [_get_bot(name) for name in names]
     if args.games < 1:
         raise ParseError("--games must be at least 1")
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
     progress = None if args.quiet else _ProgressBar(sys.stderr)
-    executor: Any = None  # the tournament's default: one worker process per CPU
-    if args.jobs == 1:
-        executor = tournament.SerialExecutor()
-    elif args.jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        executor = ProcessPoolExecutor(max_workers=args.jobs)
+    executor = _executor(args)
+    status = 0
     try:
         result = tournament.run_tournament(
-            ruleset, bots, args.games, args.seed, executor=executor, progress=progress
+            ruleset,
+            bots,
+            args.games,
+            args.seed,
+            executor=executor,
+            progress=progress,
+            keep_moves=bool(args.records),
         )
+    except tournament.TournamentInterrupted as stop:
+        result = stop.result
+        status = 130
     finally:
         if progress is not None:
             progress.close()
-        if executor is not None:
-            executor.shutdown()
+        _shutdown(executor, status)
+    if status:
+        print(
+            f"bendolib: interrupted: {len(result.records)} of {args.games} matches finished",
+            file=sys.stderr,
+        )
+    if args.records:
+        for record in result.records:
+            name = os.path.join(args.records, f"match-{record.index:06d}.json")
+            with open(name, "w", encoding="utf-8") as handle:
+                handle.write(result.record(record.index).to_json())
+        print(f"{len(result.records)} records written to {args.records}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(result.table())
-    return 0
+    return status
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    """Self-play data: every decision of many matches, written to shard files."""
+    from bendolib import selfplay
+
+    ruleset = _ruleset(args)
+    names = _bot_names(args.bots)
+    if len(names) == 1:
+        names *= min(ruleset.player_counts)
+    if len(names) not in ruleset.player_counts:
+        counts = "/".join(map(str, ruleset.player_counts))
+        raise ParseError(f"{ruleset.name} is for {counts} players: give that many --bots")
+    if args.games < 1:
+        raise ParseError("--games must be at least 1")
+    bots = [_get_bot(name) for name in names]
+    progress = None if args.quiet else _ProgressBar(sys.stderr, "games")
+    executor = _executor(args)
+    status = 0
+    try:
+        summary = selfplay.selfplay(
+            ruleset,
+            bots,
+            args.games,
+            args.out,
+            args.seed,
+            shard_games=args.shard_games,
+            file_format=args.format,
+            executor=executor,
+            progress=progress,
+        )
+    except selfplay.SelfplayInterrupted as stop:
+        summary = stop.summary
+        status = 130
+    finally:
+        if progress is not None:
+            progress.close()
+        _shutdown(executor, status)
+    done = summary.games_before + summary.games
+    kept = f" ({summary.games_before} were there already)" if summary.games_before else ""
+    print(
+        f"{done} of {args.games} games in {summary.directory}{kept}; this run wrote "
+        f"{summary.games} games, {summary.decisions} decisions ({summary.format})"
+    )
+    if status:
+        print("bendolib: interrupted: run the same command again to resume", file=sys.stderr)
+    return status
 
 
 # -- records ----------------------------------------------------------------------------
@@ -692,6 +831,29 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_run_options(parser: argparse.ArgumentParser, unit: str) -> None:
+    """The options of ``simulate`` and ``selfplay`` that say how the run goes."""
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help=f"seed of the run (default: %(default)s): the same seed plays the same {unit}; "
+        "each one's deal and bot seeds derive from it and its number",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=0,
+        help="worker processes (default 0: one per CPU; 1: none, all in this process)",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on a Dask cluster, e.g. tcp://scheduler:8786 (needs bendolib[dask])",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``bendolib`` command."""
     from bendolib import __version__
@@ -731,19 +893,59 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.set_defaults(func=_play)
 
-    simulate = sub.add_parser("simulate", help="a tournament between bots")
+    simulate = sub.add_parser(
+        "simulate",
+        help="a tournament between bots",
+        description="A tournament between bots, seats rotated; Ctrl-C stops it and "
+        "prints the matches that finished.",
+    )
     _add_rules_options(simulate)
-    simulate.add_argument("--games", type=int, default=100, help="number of matches")
+    simulate.add_argument(
+        "--games", type=int, default=100, help="number of matches (default: %(default)s)"
+    )
     simulate.add_argument(
         "--bots", nargs="+", required=True, metavar="BOT", help="one bot per seat"
     )
-    simulate.add_argument("--seed", type=int, default=0)
+    _add_run_options(simulate, "matches")
     simulate.add_argument("--json", action="store_true", help="print the results as JSON")
     simulate.add_argument(
-        "--jobs", type=int, default=0, help="worker processes (default: one per CPU; 1: none)"
+        "--records", metavar="DIR", help="write each match's game record to DIR/match-N.json"
     )
-    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(func=_simulate)
+
+    play_self = sub.add_parser(
+        "selfplay",
+        help="self-play data: every decision of many matches, to Parquet or .npz files",
+        description="Plays matches between bots and writes every decision (observation "
+        "encoding, legal-action mask, action, final outcome) to shard files in OUT. "
+        "Run the same command again to resume a stopped run.",
+    )
+    _add_rules_options(play_self)
+    play_self.add_argument(
+        "--games", type=int, default=1000, help="number of matches (default: %(default)s)"
+    )
+    play_self.add_argument(
+        "--bots",
+        nargs="+",
+        default=["greedy"],
+        metavar="BOT",
+        help="one bot per seat, or one for every seat (default: greedy)",
+    )
+    play_self.add_argument("--out", required=True, metavar="DIR", help="directory of the data")
+    play_self.add_argument(
+        "--format",
+        choices=["parquet", "npz"],
+        help="file format (default: parquet when pyarrow is installed, else npz)",
+    )
+    play_self.add_argument(
+        "--shard-games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="games per file (default: %(default)s)",
+    )
+    _add_run_options(play_self, "games")
+    play_self.set_defaults(func=_selfplay)
 
     render = sub.add_parser("render", help="draw the board of a record as SVG (or text)")
     render.add_argument("record", nargs="?", help="record file ('-' for standard input)")

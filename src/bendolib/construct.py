@@ -29,7 +29,7 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     lines = [f"def make({', '.join(names)}):", "    self = _new(_cls)"]
     for i, name in enumerate(names):
-        namespace[f"_set{i}"] = cls.__dict__[name].__set__
+        namespace[f"_set{i}"] = getattr(cls, name).__set__  # the slot, inherited or own
         lines.append(f"    _set{i}(self, {name})")
     lines.append("    return self")
     exec("\n".join(lines), namespace)  # source built from field names only
@@ -54,7 +54,7 @@ def fast_evolver(cls: type[T]) -> Callable[..., T]:
     params = ", ".join(f"{name}=_U" for name in names)
     lines = [f"def evolve(_old, *, {params}):", "    self = _new(_cls)"]
     for i, name in enumerate(names):
-        namespace[f"_set{i}"] = cls.__dict__[name].__set__
+        namespace[f"_set{i}"] = getattr(cls, name).__set__  # the slot, inherited or own
         lines.append(f"    _set{i}(self, _old.{name} if {name} is _U else {name})")
     lines.append("    return self")
     exec("\n".join(lines), namespace)  # source built from field names only

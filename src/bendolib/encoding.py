@@ -188,6 +188,8 @@ def action_index(move: Move, rules: RuleSet) -> int:
         return tiles + placements + 1
     if isinstance(move, NextRound):
         return tiles + placements + 2
+    if not isinstance(move, Place):
+        raise ValueError(f"{move} has no action in this encoding (a placement in a cell)")
     tile = rules.tileset.index(move.tile)
     if move.end == OPENING:
         return tile

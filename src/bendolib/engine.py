@@ -5,13 +5,25 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from operator import add, itemgetter
+from typing import TYPE_CHECKING, cast
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board
 from bendolib.limits import MAX_SEED, clipped, shown
-from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Draw, Move, NextRound, Pass, Place
+from bendolib.moves import (
+    DRAW,
+    NEXT_ROUND,
+    OPENING,
+    PASS,
+    Draw,
+    Move,
+    NextRound,
+    Pass,
+    Place,
+    PlaceInCell,
+)
 from bendolib.placing import (
     _bend_closing,
     _bend_placements,
@@ -25,7 +37,7 @@ from bendolib.placing import (
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules import get as registered_rules
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
-from bendolib.rules.scoring import RoundOutcome
+from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.state import (
     GAME_OVER,
     PLAYING,
@@ -37,6 +49,9 @@ from bendolib.state import (
     RoundResult,
 )
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile
+
+if TYPE_CHECKING:
+    from bendolib.geometry.chain import ChainGeometry
 
 _MAX_REDEALS = 1000
 _bit = (1).__lshift__
@@ -189,7 +204,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             hand &= drawn  # after drawing, only a drawn tile may be placed
         board = state.board
         listing = rules.listing
-        places: Sequence[Place]
+        places: Sequence[Move]
         if listing == LIST_STRAIGHT and board.placements:
             places = _straight_placements(rules.tileset, board.ends, hand)
         elif listing == LIST_BEND and board.placements:
@@ -265,9 +280,12 @@ def apply(state: GameState, move: Move) -> GameState:
         last = moves[-1] if moves else None
         if last is not move and last != move:
             _check_legal(state, move)
+        # listed placements (they come first) mean the player could place
+        could_place = type(moves[0]) is not Draw
+        if state.context.rules.penalties is not None:
+            return _penalised(state, move, could_place)
         if kind is Draw:
-            # listed placements (they come first) mean the player could place
-            return _draw(state, type(moves[0]) is Place)
+            return _draw(state, could_place)
         player = state.current_player
         return _end_turn(
             state,
@@ -278,6 +296,12 @@ def apply(state: GameState, move: Move) -> GameState:
             (player, move, state.log),
             state.context,
         )
+    if kind is not NextRound:
+        # a placement of the geometry's own kind (PlaceInCell; any move with a tile that
+        # a user's geometry lists): known when just listed, else checked
+        if listed_for is not state or not any(legal is move for legal in moves):
+            _check_legal(state, move)
+        return _place(state, cast(PlaceInCell, move))
     _check_legal(state, move)
     if isinstance(move, NextRound):
         dealt = _deal(
@@ -290,6 +314,58 @@ def apply(state: GameState, move: Move) -> GameState:
         )
         return dealt.replace(past=(*state.past, PastRound(state.history, state.origin)))
     raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
+
+
+def _draw_or_pass(state: GameState, move: Move, could_place: bool) -> GameState:
+    """The state after a legal draw or pass (``could_place``: a placement was listed)."""
+    if type(move) is Draw:
+        return _draw(state, could_place)
+    return _end_turn(
+        state,
+        state.hand_masks,
+        state.stock_pos,
+        state.drawn,
+        state.drawn_count,
+        (state.current_player, move, state.log),
+        state.context,
+    )
+
+
+def _penalised(state: GameState, move: Move, could_place: bool) -> GameState:
+    """
+    A legal draw or pass under a rule set with penalties: the move is worked out once
+    to see what it costs, then again from the state with the cost taken off the
+    mover's score and play points (so a round it ends is scored with them).
+    """
+    context = state.context
+    rules = context.rules
+    assert rules.penalties is not None
+    after = _draw_or_pass(state, move, could_place)
+    cost = rules.penalties.cost(state, move, after)
+    if not cost:
+        return after
+    player = state.current_player
+    charged = _evolve_context(
+        context,
+        scores=_add(context.scores, player, -cost),
+        play_points=_add(context.play_points, player, -cost),
+    )
+    return _draw_or_pass(_with_context(state, charged), move, could_place)
+
+
+def _with_context(state: GameState, context: RoundContext) -> GameState:
+    """``state`` with another round context."""
+    return _new_state(
+        state.hand_masks,
+        state.board,
+        state.current_player,
+        state.stock_pos,
+        state.drawn,
+        state.drawn_count,
+        state.last_placer,
+        state.log,
+        context,
+    )
 
 
 def _check_legal(state: GameState, move: Move) -> None:
@@ -316,10 +392,17 @@ def check_move_type(move: object) -> None:
     """Raise TypeError unless ``move`` is a :data:`Move` with fields of the right types."""
     if isinstance(move, Draw | Pass | NextRound):
         return
+    if isinstance(move, PlaceInCell):
+        if not isinstance(move.tile, Tile):
+            raise TypeError(f"PlaceInCell.tile is a Tile, not {type(move.tile).__name__}")
+        if not isinstance(move.rotation, int) or isinstance(move.rotation, bool):
+            raise TypeError(f"PlaceInCell.rotation is an int, not {type(move.rotation).__name__}")
+        return
     if not isinstance(move, Place):
         hint = ": read notation with bendolib.parse_move(text, state)" * isinstance(move, str)
         raise TypeError(
-            f"a move is a Place, Draw, Pass or NextRound, not {type(move).__name__}{hint}"
+            "a move is a Place, PlaceInCell, Draw, Pass or NextRound, "
+            f"not {type(move).__name__}{hint}"
         )
     if not isinstance(move.tile, Tile):
         raise TypeError(f"Place.tile is a Tile, not {type(move.tile).__name__}")
@@ -379,7 +462,7 @@ def _surely_legal(state: GameState, move: Place) -> bool:
     return not closes_unevenly(rules, state.board, move.end, turn, move.shows)
 
 
-def _place(state: GameState, move: Place) -> GameState:
+def _place(state: GameState, move: Place | PlaceInCell) -> GameState:
     context = state.context
     rules = context.rules
     player = state.current_player
@@ -387,12 +470,15 @@ def _place(state: GameState, move: Place) -> GameState:
     tileset = rules.tileset
     index = tileset._by_id.get(id(tile))
     bit = 1 << (tileset.index(tile) if index is None else index)
-    if move.end == OPENING:
+    geometry = rules.geometry
+    if type(move) is not Place:
+        board = geometry.play(state.board, move)  # the geometry's own kind of placement
+    elif move.end == OPENING:
         board = _opening(rules, tile, move.inward)[2]
     else:
-        board = rules.geometry.place(
-            state.board, move.end, tile, move.inward, move.shows, move.turn
-        )
+        if TYPE_CHECKING:
+            assert isinstance(geometry, ChainGeometry)
+        board = geometry.place(state.board, move.end, tile, move.inward, move.shows, move.turn)
     hands = list(state.hand_masks)
     hand = hands[player] = hands[player] & ~bit
     hand_masks = tuple(hands)
@@ -402,7 +488,7 @@ def _place(state: GameState, move: Place) -> GameState:
         play_points = context.play_points
         gained = 0
         if rules.play_scoring is not None:
-            gained = rules.play_scoring.score(board.values)
+            gained = _play_points(rules, state, move, board)
             if gained:
                 scores = _add(scores, player, gained)
                 play_points = _add(play_points, player, gained)
@@ -433,7 +519,8 @@ def _place(state: GameState, move: Place) -> GameState:
         context = _evolve_context(context, out=(*context.out, player))
     placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
     if rules.effects is not None:
-        placed = rules.effects.after_place(placed, move)
+        # (effects are written for chain placements; on cells they see a PlaceInCell)
+        placed = rules.effects.after_place(placed, cast(Place, move))
         hand_masks = placed.hand_masks
     if not hand_masks[player]:
         if rules.finish == "first_out":
@@ -489,6 +576,18 @@ def _stop_match(
         match_winner=winner,
     )
     return _new_state(hands, board, player, stock_pos, 0, 0, player, log, context)
+
+
+def _play_points(rules: RuleSet, state: GameState, move: Move, board: Board) -> int:
+    """
+    The points a placement scores in play: from the move and board (``score_move``)
+    when the play scoring looks at them, else from the open ends.
+    """
+    scoring = rules.play_scoring
+    by_move = getattr(scoring, "score_move", None)
+    if by_move is not None:
+        return int(by_move(state, move, board))
+    return cast(PlayScoring, scoring).score(board.values)
 
 
 def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
@@ -658,8 +757,28 @@ def why_illegal(state: GameState, move: Move) -> str:
             return "a drawn tile that fits must be played"
         return "a player who can place or draw may not pass"
     check_move_type(move)
+    if isinstance(move, PlaceInCell):
+        return _why_cell_illegal(state, move, hand)
     assert isinstance(move, Place)  # for the type checker: check_move_type made sure
     return _why_place_illegal(state, move, hand)
+
+
+def _why_cell_illegal(state: GameState, move: PlaceInCell, hand: int) -> str:
+    rules = state.rules
+    tileset = rules.tileset
+    index = tileset.index_of(move.tile)
+    if index < 0:
+        return f"{move.tile} is not in the tile set"
+    if not hand >> index & 1:
+        return f"{move.tile} is not in player {state.current_player}'s hand"
+    if state.opening >= 0 and index != state.opening:
+        return f"the round opens with {tileset.tiles[state.opening]}"
+    if state.drawn and not state.drawn >> index & 1:
+        return "after drawing, only a drawn tile may be placed"
+    why_not = getattr(rules.geometry, "why_not", None)
+    if why_not is not None:
+        return str(why_not(state.board, move))
+    return f"{move} is not a placement the {rules.geometry.name} geometry lists"
 
 
 def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:

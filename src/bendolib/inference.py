@@ -21,6 +21,7 @@ from functools import lru_cache
 import attrs
 
 from bendolib.geometry.board import Board
+from bendolib.geometry.chain import as_chain
 from bendolib.moves import OPENING, Draw, Pass, Place
 from bendolib.observation import HIDDEN, Observation, stock_start
 from bendolib.placing import placements
@@ -450,7 +451,7 @@ def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
             if move.end == OPENING:
                 board = geometry.open([(move.tile, move.inward)])
             else:
-                board = geometry.place(
+                board = as_chain(geometry).place(
                     board, move.end, move.tile, move.inward, move.shows, move.turn
                 )
             on_board |= 1 << tile

@@ -1,10 +1,11 @@
-"""Moves: placing a tile, drawing, passing, and dealing the next round."""
+"""Moves: placing a tile (at an end, or in a cell), drawing, passing, and dealing the next round."""
 
 from __future__ import annotations
 
 import attrs
 
 from bendolib.geometry.lattice import Position
+from bendolib.geometry.trilattice import Cell
 from bendolib.tiles import TURN_LETTERS, Tile, face_str
 
 #: ``end`` of the placement that opens a round (the first tile on an empty table).
@@ -41,6 +42,33 @@ class Place:
 
 
 @attrs.frozen
+class PlaceInCell:
+    """
+    Lay ``tile`` from the hand in a free ``cell`` of a cell geometry (the triangles),
+    turned ``rotation`` steps clockwise: corner ``k`` of the cell then shows the tile's
+    face ``k - rotation`` (see :attr:`corners`).
+
+    Written ``<corner 0>-<corner 1>-<corner 2>@<cell>``: the numbers the tile shows
+    at the cell's corners, clockwise, then the cell, e.g. ``5-3-3@1,-1d``.
+    """
+
+    tile: Tile
+    cell: Cell
+    rotation: int
+
+    @property
+    def corners(self) -> tuple[int, ...]:
+        """The numbers at the cell's corners 0, 1, 2... (clockwise) once the tile lies there."""
+        faces = self.tile.faces
+        n = len(faces)
+        r = self.rotation % n
+        return faces[n - r :] + faces[: n - r]  # face k - rotation at corner k
+
+    def __str__(self) -> str:
+        return f"{'-'.join(map(face_str, self.corners))}@{self.cell}"
+
+
+@attrs.frozen
 class Draw:
     """Draw from the stock (one tile, or the rule set's batch size)."""
 
@@ -64,7 +92,9 @@ class NextRound:
         return "next"
 
 
-Move = Place | Draw | Pass | NextRound
+Move = Place | PlaceInCell | Draw | Pass | NextRound
+#: A move that lays a tile: at an open end of a chain, or in a cell.
+PlaceMove = Place | PlaceInCell
 
 DRAW = Draw()
 PASS = Pass()

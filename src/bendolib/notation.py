@@ -20,6 +20,7 @@ from bendolib.engine import legal_moves, why_illegal
 from bendolib.errors import IllegalMoveError, ParseError
 from bendolib.limits import MAX_DIGITS, MAX_MOVE_CHARS
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Move, Place
+from bendolib.rules.ruleset import is_chain
 from bendolib.state import GameState
 from bendolib.tiles import LEFT, RIGHT, SYMBOL_NAMES, face_str
 
@@ -185,6 +186,10 @@ def parse_move(text: str, state: GameState) -> Move:
         raise ParseError(
             "expected a placement like '5-3@1L', '6-6*', or draw / pass / next", text, column
         )
+    if not is_chain(state.rules.geometry):
+        from bendolib.cell_notation import parse_cell_move
+
+        return parse_cell_move(text, state, legal)  # tiles in cells (the triangles)
     pattern = parse_pattern(text)
     wild = state.rules.wild_faces
     found = [m for m in legal if isinstance(m, Place) and _matches(m, pattern, wild)]

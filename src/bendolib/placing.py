@@ -6,13 +6,14 @@ Where the tiles of a hand can go: the placements on a board, in the engine's ord
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from bendolib.construct import fast_constructor
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End
+from bendolib.geometry.chain import chain_fits, chain_placements
 from bendolib.memo import remember
-from bendolib.moves import OPENING, Place
+from bendolib.moves import OPENING, Place, PlaceMove
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.tiles import _NO_FITS, LEFT, RIGHT, STRAIGHT, Tile, TileSet, indices
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 _new_place = fast_constructor(Place)
 
 
-def _opening_move(state: GameState) -> Place:
+def _opening_move(state: GameState) -> PlaceMove:
     rules = state.rules
     tile = rules.tileset.tiles[state.opening]
     return _opening(rules, tile, tile.a)[3]
@@ -30,27 +31,34 @@ def _opening_move(state: GameState) -> Place:
 
 #: Opening boards and moves by (id of the geometry, id of the tile, inward face).  The
 #: values hold the geometry and the tile, so those ids are not reused while memoised.
-_OPENINGS: dict[tuple[int, int, int], tuple[object, Tile, Board, Place]] = {}
+_OPENINGS: dict[tuple[int, int, int], tuple[object, Tile, Board, PlaceMove]] = {}
 
 
-def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, Place]:
+def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, PlaceMove]:
     """The board with ``tile`` opening the round, and the move that lays it."""
     geometry = rules.geometry
     key = (id(geometry), id(tile), inward)
     found = _OPENINGS.get(key)
     if found is None:
-        board = geometry.open([(tile, inward)])
-        placed = board.placements[0]
-        place = _new_place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
-        found = remember(_OPENINGS, key, (geometry, tile, board, place))
+        opening = getattr(geometry, "opening", None)
+        move: PlaceMove
+        if opening is not None:
+            board, move = opening(tile, inward)
+        else:  # a chain geometry written before the Geometry protocol had opening
+            board = geometry.open([(tile, inward)])
+            placed = board.placements[0]
+            move = _new_place(
+                tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position
+            )
+        found = remember(_OPENINGS, key, (geometry, tile, board, move))
     return found
 
 
-def _open_with(rules: RuleSet, tile: Tile) -> Place:
+def _open_with(rules: RuleSet, tile: Tile) -> PlaceMove:
     return _opening(rules, tile, tile.a)[3]
 
 
-def placements(state: GameState, mask: int) -> list[Place]:
+def placements(state: GameState, mask: int) -> list[PlaceMove]:
     """
     Every placement of a tile of ``mask`` on the board, in a fixed order:
     by end, then tile index, then inward face, named value and turn.  On an empty
@@ -250,43 +258,27 @@ def _straight_at(tileset: TileSet, e: int, value: int, cand: int) -> tuple[Place
     return tuple(out)
 
 
-def _general_placements(rules: RuleSet, board: Board, mask: int) -> list[Place]:
-    """:func:`placements` on a non-empty board with wild faces, or a geometry of the user's."""
-    tileset = rules.tileset
-    tiles = tileset.tiles
-    wild = rules.wild_faces
-    wild_mask = rules.wild_mask
-    bends = rules.geometry.uses_bends
-    values = range(tileset.top + 1)
-    out: list[Place] = []
-    for e, end in enumerate(board.ends):
-        if not end.free:
-            continue
-        value = end.value
-        cand = mask & (tileset.with_face(value) | wild_mask)
-        for i in indices(cand):
-            tile = tiles[i]
-            faces = (tile.a,) if tile.a == tile.b else (tile.a, tile.b)
-            for inward in faces:
-                if inward != value and inward not in wild:
-                    continue
-                outward = tile.other(inward) if tile.a != tile.b else inward
-                shown = values if outward in wild else (outward,)
-                if bends:
-                    allowed = end.free & tile.turn_from(inward)
-                    for shows in shown:
-                        if allowed & LEFT:
-                            out.append(Place(tile, e, inward, shows, LEFT, end.left))
-                        if allowed & RIGHT:
-                            out.append(Place(tile, e, inward, shows, RIGHT, end.right))
-                else:
-                    for shows in shown:
-                        out.append(Place(tile, e, inward, shows, STRAIGHT, None))
-    joints_of = getattr(rules.geometry, "joints", None)
+def _general_placements(rules: RuleSet, board: Board, mask: int) -> list[PlaceMove]:
+    """
+    :func:`placements` on a non-empty board with wild faces, or of a geometry other
+    than the built-in straight line and bend lattice: the geometry lists them
+    (:meth:`~bendolib.geometry.base.Geometry.placements`; a chain geometry without
+    that method, written before it existed, through the chain rules), and under even
+    closing a placement that would close the chain unevenly is left out.
+    """
+    geometry = rules.geometry
+    own = getattr(geometry, "placements", None)
+    out: list[PlaceMove]
+    if own is None:
+        out = list(chain_placements(geometry, board, rules.tileset, mask, rules.wild_faces))
+    else:
+        out = list(own(board, rules.tileset, mask, rules.wild_faces))
+    joints_of = getattr(geometry, "joints", None)
     if out and rules.even_closing and joints_of is not None:
         joints = joints_of(board)
         if joints:
-            return list(_even_only(out, joints, board.ends))
+            # a geometry with joints is a chain geometry: its placements are Places
+            return list(_even_only(cast("list[Place]", out), joints, board.ends))
     return out
 
 
@@ -326,20 +318,8 @@ def _fits(rules: RuleSet, board: Board, mask: int) -> bool:
     joints_of = getattr(rules.geometry, "joints", None)
     if rules.even_closing and joints_of is not None and joints_of(board):
         return bool(_general_placements(rules, board, mask))
-    wild = rules.wild_faces
-    wild_mask = rules.wild_mask
-    bends = rules.geometry.uses_bends
-    for end in board.ends:
-        if not end.free:
-            continue
-        cand = mask & (tileset.with_face(end.value) | wild_mask)
-        if not cand:
-            continue
-        if not bends:
-            return True
-        for i in indices(cand):
-            tile = tileset.tiles[i]
-            for inward in (tile.a, tile.b):
-                if (inward == end.value or inward in wild) and end.free & tile.turn_from(inward):
-                    return True
-    return False
+    geometry = rules.geometry
+    own = getattr(geometry, "fits", None)
+    if own is None:  # a chain geometry written before the Geometry protocol had fits
+        return chain_fits(geometry, board, tileset, mask, rules.wild_faces)
+    return bool(own(board, tileset, mask, rules.wild_faces))

@@ -23,6 +23,7 @@ from typing import Any
 
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
+from bendolib.geometry.chain import as_chain
 from bendolib.limits import (
     MAX_DEPTH,
     MAX_DIGITS,
@@ -495,7 +496,7 @@ def _place(
     elif turn != STRAIGHT:
         raise ParseError("a straight board has no turn letters")
     try:
-        return rules.geometry.place(board, end, candidates[0], inward, shows, turn)
+        return as_chain(rules.geometry).place(board, end, candidates[0], inward, shows, turn)
     except (ValueError, IndexError) as exc:
         raise ParseError(str(exc)) from None
 

@@ -20,6 +20,7 @@ import attrs
 from bendolib.blocking import EndStatus, classify_ends
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, Placement
+from bendolib.geometry.chain import as_chain
 from bendolib.geometry.drawing import INNER, OUTER, SIDE, cell_centre, corner_point
 from bendolib.state import GameState
 from bendolib.text import printable, side_name
@@ -413,7 +414,7 @@ def _straight_layout(state: GameState) -> list[tuple[Placement, Point, Point]]:
         out.append((placement, centre, front.direction))
         front.at = (centre[0] + dx * along, centre[1] + dy * along)
         before = len(rebuilt.ends)
-        rebuilt = geometry.place(
+        rebuilt = as_chain(geometry).place(
             rebuilt, e, placement.tile, placement.inward, placement.shows, placement.turn
         )
         if len(rebuilt.ends) > before:

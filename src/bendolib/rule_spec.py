@@ -31,14 +31,22 @@ from bendolib import rules as registry
 from bendolib.errors import BendolibError, ParseError, RuleSetError
 from bendolib.geometry.bend import BendGeometry
 from bendolib.geometry.straight import StraightGeometry
+from bendolib.geometry.triangles import TriangleGeometry
 from bendolib.limits import MAX_DEPTH, MAX_DIGITS, MAX_TILES, nests_within, quoted, shown
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import FaceEffects, NextDraws, Reverse
 from bendolib.rules.match import Match
+from bendolib.rules.penalties import DrawPenalties
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import EndsMultiple, FinishingOrder, HighestPlayScore, WinnerTakesPips
 from bendolib.rules.starting import FixedSeat, HighestDouble, HolderOf
+from bendolib.rules.triangles import (
+    HighestTriple,
+    MostPlayPoints,
+    TriangleScoring,
+    TriominoesRoundScoring,
+)
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, Tile, TileSet
 
 __all__ = [
@@ -109,8 +117,14 @@ LIBRARY_POLICIES: tuple[type, ...] = (
     FaceEffects,
     NextDraws,
     Reverse,
+    DrawPenalties,
+    HighestTriple,
+    TriangleScoring,
+    TriominoesRoundScoring,
+    MostPlayPoints,
     BendGeometry,
     StraightGeometry,
+    TriangleGeometry,
 )
 for _cls in LIBRARY_POLICIES:
     register_policy(_cls)

@@ -6,12 +6,22 @@ import math
 import unicodedata
 
 from bendolib.blocking import classify_ends
-from bendolib.geometry import lattice
+from bendolib.geometry import lattice, trilattice
 from bendolib.geometry.drawing import INNER, OUTER, corner_point
+from bendolib.geometry.triangles import TriangleBoard, TrianglePlacement
+from bendolib.rules.ruleset import is_chain
 from bendolib.state import GameState
-from bendolib.tiles import RIGHT, TURN_LETTERS, face_str
+from bendolib.tiles import RIGHT, SYMBOL_NAMES, TURN_LETTERS, face_str
 
-__all__ = ["board_text", "chain_text", "lattice_map", "printable", "side_name", "state_text"]
+__all__ = [
+    "board_text",
+    "chain_text",
+    "lattice_map",
+    "printable",
+    "side_name",
+    "state_text",
+    "triangle_map",
+]
 
 #: Unicode categories written as escapes by :func:`printable`: controls, invisible
 #: format characters (bidirectional overrides, zero-width joiners...), line and
@@ -63,6 +73,17 @@ def _scores_text(state: GameState) -> str:
     return ", ".join(f"{side_name(state, k)} {score}" for k, score in enumerate(state.side_scores))
 
 
+#: One character per number on the triangle map: 0-9, then a, b, ... for 10, 11, ...
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _face_char(face: int) -> str:
+    """One character per face: 0-9, then a, b, ... for 10, 11, ...; A, P, W symbols."""
+    if face in SYMBOL_NAMES:
+        return SYMBOL_NAMES[face]
+    return _DIGITS[face] if 0 <= face < len(_DIGITS) else "?"
+
+
 def board_text(state: GameState) -> str:
     """A readable summary: chain, open ends with their status, hands, stock, scores."""
     board = state.board
@@ -85,7 +106,7 @@ def _ends_text(state: GameState) -> str:
     ends = []
     for status in classify_ends(state):
         flag = "open" if status.blocked is None else f"blocked {status.blocked.value}"
-        ends.append(f"{status.end}:{face_str(status.value)} ({flag})")
+        ends.append(f"{status.label} ({flag})")
     return ", ".join(ends) if ends else "-"
 
 
@@ -217,6 +238,62 @@ def _fills(owner: dict[tuple[int, int], int], count: int) -> list[str]:
     return [_FILLS[k] for k in chosen]
 
 
+def triangle_map(state: GameState) -> str:
+    r"""
+    A map of a triangle layout: each number at its lattice point, the edges of the
+    placed tiles as ``-``, ``/`` and ``\``; inside a free cell with an open edge,
+    ``+`` while some tile off the board fits it, else the blocked letter of its
+    first open edge (A, B or C); ``*`` inside the latest tile.  An empty string for
+    another board or an empty one.
+    """
+    board = state.board
+    if not isinstance(board, TriangleBoard) or board.is_empty:
+        return ""
+    chars: dict[tuple[int, int], str] = {}
+
+    def spot(point: int) -> tuple[int, int]:
+        i, j = trilattice.point_coords(point)
+        return -2 * j, 4 * i + 2 * j
+
+    def inside(cell: int) -> tuple[int, int]:
+        row, col = spot(cell >> 1)
+        return row - 1, col + (4 if cell & 1 else 2)
+
+    for placement in board.placements:
+        assert isinstance(placement, TrianglePlacement)
+        points = trilattice.corners(placement.cell.key)
+        for k in range(3):
+            (r1, c1), (r2, c2) = spot(points[k]), spot(points[(k + 1) % 3])
+            if r1 == r2:
+                for col in range(min(c1, c2) + 1, max(c1, c2)):
+                    chars[(r1, col)] = "-"
+            else:
+                chars[((r1 + r2) // 2, (c1 + c2) // 2)] = "/" if (c2 - c1) * (r2 - r1) < 0 else "\\"
+        for point, number in zip(points, placement.corners, strict=True):
+            chars[spot(point)] = _face_char(number)
+    statuses = classify_ends(state)
+    for status, end in zip(statuses, board.ends, strict=True):
+        site = getattr(end, "site", None)
+        if site is None:
+            continue
+        where = inside(site)
+        if status.blocked is None:
+            chars[where] = "+"
+        elif chars.get(where) != "+":
+            chars.setdefault(where, status.blocked.value)
+    last = board.placements[-1]
+    assert isinstance(last, TrianglePlacement)
+    chars[inside(last.cell.key)] = "*"
+    top = min(r for r, _ in chars)
+    left = min(c for _, c in chars)
+    height = max(r for r, _ in chars) - top + 1
+    width = max(c for _, c in chars) - left + 1
+    grid = [[" "] * width for _ in range(height)]
+    for (row, col), char in chars.items():
+        grid[row - top][col - left] = char
+    return "\n".join("".join(line).rstrip() for line in grid)
+
+
 def chain_text(state: GameState) -> str:
     """A straight board as one line, end 0 on the left: ``[3|5][5|5][5|2]``."""
     board = state.board
@@ -256,6 +333,9 @@ def state_text(state: GameState, viewer: int | None = None) -> str:
     lines.append(header)
     if state.rules.geometry.uses_bends:
         picture = lattice_map(state)
+        lines.append(picture if picture else "(empty board)")
+    elif isinstance(state.board, TriangleBoard) or not is_chain(state.rules.geometry):
+        picture = triangle_map(state)
         lines.append(picture if picture else "(empty board)")
     else:
         lines.append(chain_text(state))

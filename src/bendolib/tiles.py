@@ -40,6 +40,21 @@ def opposite(turn: int) -> int:
     return {LEFT: RIGHT, RIGHT: LEFT}.get(turn, turn)
 
 
+def _check_numbers(tile: Tile, fields: tuple[str, ...]) -> None:
+    """TypeError unless the fields are ints; RuleSetError for a face out of range."""
+    for name in fields:
+        value = getattr(tile, name)
+        if type(value) is not int:
+            raise TypeError(f"{type(tile).__name__}.{name} is an int, not {type(value).__name__}")
+    for name in fields[:-1]:
+        face = getattr(tile, name)
+        if not (0 <= face <= MAX_FACE or face in SYMBOL_NAMES):
+            raise RuleSetError(
+                f"a face is a number from 0 to {MAX_FACE} or a symbol "
+                f"({', '.join(map(str, SYMBOL_NAMES))}), not {face}"
+            )
+
+
 @attrs.frozen(order=True)
 class Tile:
     """
@@ -54,16 +69,7 @@ class Tile:
     bend: int = STRAIGHT
 
     def __attrs_post_init__(self) -> None:
-        for name in ("a", "b", "bend"):
-            value = getattr(self, name)
-            if type(value) is not int:
-                raise TypeError(f"Tile.{name} is an int, not {type(value).__name__}")
-        for face in (self.a, self.b):
-            if not (0 <= face <= MAX_FACE or face in SYMBOL_NAMES):
-                raise RuleSetError(
-                    f"a face is a number from 0 to {MAX_FACE} or a symbol "
-                    f"({', '.join(map(str, SYMBOL_NAMES))}), not {face}"
-                )
+        _check_numbers(self, ("a", "b", "bend"))
         if self.a > self.b:
             raise RuleSetError(f"tile faces must be ordered: {self.a} > {self.b}")
         if self.bend not in (STRAIGHT, LEFT, RIGHT):
@@ -75,6 +81,11 @@ class Tile:
     def is_double(self) -> bool:
         """True for a double (both faces equal)."""
         return self.a == self.b
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face, in order: ``(a, b)``."""
+        return (self.a, self.b)
 
     @property
     def points(self) -> int:
@@ -99,6 +110,70 @@ class Tile:
 
     def __str__(self) -> str:
         return f"{face_str(self.a)}-{face_str(self.b)}{TURN_LETTERS[self.bend]}"
+
+
+@attrs.frozen(order=True, init=False, repr=False)
+class Triangle(Tile):
+    """
+    A triangular tile (Triominoes, Triangle Dominoes): a number at each corner.
+
+    ``a``, ``b``, ``c`` are the numbers read clockwise, starting from the lowest
+    (the rotation whose reading is smallest), so ``Triangle(0, 1, 2)`` and its mirror
+    image ``Triangle(0, 2, 1)`` are different tiles.  A triangle is rotated on the
+    table, never flipped; it has no bend.  Its "double" (:attr:`is_double`) is a
+    triple: three equal numbers.
+    """
+
+    c: int = 0
+
+    def __init__(self, a: int, b: int, c: int, bend: int = STRAIGHT) -> None:
+        self.__attrs_init__(a, b, bend, c)
+
+    def __attrs_post_init__(self) -> None:
+        _check_numbers(self, ("a", "b", "c", "bend"))
+        reading = (self.a, self.b, self.c)
+        if reading > (self.b, self.c, self.a) or reading > (self.c, self.a, self.b):
+            raise RuleSetError(f"read a triangle clockwise from its lowest number: {reading}")
+        if self.bend != STRAIGHT:
+            raise RuleSetError("a triangle has no bend")
+
+    @property
+    def is_double(self) -> bool:
+        """True for a triple (three equal numbers)."""
+        return self.a == self.b == self.c
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The three numbers, clockwise: ``(a, b, c)``."""
+        return (self.a, self.b, self.c)
+
+    @property
+    def points(self) -> int:
+        """Points in hand: the sum of the three numbers."""
+        return face_points(self.a) + face_points(self.b) + face_points(self.c)
+
+    def other(self, face: int) -> int:
+        """A domino's opposite face: a triangle has none (ValueError)."""
+        raise ValueError(f"{self} is a triangle: no face is opposite another")
+
+    def turned(self, rotation: int) -> tuple[int, int, int]:
+        """
+        The numbers at corners 0, 1, 2 (clockwise) of a cell when the tile lies there
+        turned ``rotation`` steps clockwise: corner ``k`` shows face ``k - rotation``.
+        """
+        faces = (self.a, self.b, self.c)
+        r = rotation % 3
+        return (faces[-r], faces[1 - r], faces[2 - r])
+
+    def __str__(self) -> str:
+        return f"{face_str(self.a)}-{face_str(self.b)}-{face_str(self.c)}"
+
+    def __repr__(self) -> str:
+        return f"Triangle({self.a}, {self.b}, {self.c})"
+
+
+#: The kinds of tile a tile set holds.
+_KINDS = (Tile, Triangle)
 
 
 def default_bend(a: int, b: int, values: int) -> int:
@@ -127,7 +202,7 @@ _NO_FITS = (0, 0, 0, 0)
 
 def _highest_number(tiles: Iterable[Tile]) -> int:
     """The highest number (non-negative face) on ``tiles``, 0 when there is none."""
-    return max((f for t in tiles for f in (t.a, t.b) if f >= 0), default=0)
+    return max((f for t in tiles for f in t.faces if f >= 0), default=0)
 
 
 def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, ...], int]:
@@ -135,8 +210,8 @@ def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, .
     points = []
     doubles = 0
     for i, tile in enumerate(tiles):
-        face_mask[tile.a] = face_mask.get(tile.a, 0) | (1 << i)
-        face_mask[tile.b] = face_mask.get(tile.b, 0) | (1 << i)
+        for face in tile.faces:
+            face_mask[face] = face_mask.get(face, 0) | (1 << i)
         points.append(tile.points)
         if tile.is_double:
             doubles |= 1 << i
@@ -166,7 +241,7 @@ class TileSet:
     turn_table: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Turn masks by ``2 * index + side``: read from face ``a`` (side 0) or ``b`` (side 1)."""
     _bits: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
-    _by_faces: dict[tuple[int, int], int] = attrs.field(
+    _by_faces: dict[tuple[int, ...], int] = attrs.field(
         init=False, eq=False, repr=False, hash=False
     )
     _memo: dict[int, Any] = attrs.field(init=False, eq=False, repr=False, hash=False, factory=dict)
@@ -179,8 +254,8 @@ class TileSet:
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise TypeError(f"a tile set's name is a str, not {type(self.name).__name__}")
-        if not isinstance(self.tiles, tuple) or not all(type(t) is Tile for t in self.tiles):
-            raise TypeError("a tile set's tiles are a tuple of Tile")
+        if not isinstance(self.tiles, tuple) or not all(type(t) in _KINDS for t in self.tiles):
+            raise TypeError("a tile set's tiles are a tuple of Tile (or of Triangle)")
         if not self.tiles:
             raise RuleSetError("a tile set needs at least one tile")
         if len(self.tiles) > MAX_TILES:
@@ -198,21 +273,23 @@ class TileSet:
         object.__setattr__(self, "_doubles", doubles)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(self.tiles)})
         object.__setattr__(self, "_bits", tuple(1 << i for i in range(len(self.tiles))))
-        by_faces: dict[tuple[int, int], int] = {}
+        by_faces: dict[tuple[int, ...], int] = {}
         for i, t in enumerate(self.tiles):
-            by_faces.setdefault((t.a, t.b), i)
+            by_faces.setdefault(tuple(sorted(t.faces)), i)
         object.__setattr__(self, "_by_faces", by_faces)
         # the set's own Tile objects by identity (it keeps them alive, so ids are stable)
         object.__setattr__(self, "_by_id", {id(t): i for i, t in enumerate(self.tiles)})
-        turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b))
+        # the turn and fit tables of the chain geometries (none for triangles)
+        chain = all(type(t) is Tile for t in self.tiles)
+        turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b)) if chain else ()
         object.__setattr__(self, "turn_table", turns)
         # one pass over the tiles (a pass per face would cost faces x tiles)
         turn_masks: dict[int, list[int]] = {face: [0, 0, 0, 0] for face in face_mask}
-        for i, t in enumerate(self.tiles):
+        for i, t in enumerate(self.tiles if chain else ()):
             for face in {t.a, t.b}:
                 turn_masks[face][t.turn_from(face)] |= 1 << i
         fit_masks: dict[int, tuple[int, int, int, int]] = {}
-        for face, (_, left, right, both) in turn_masks.items():
+        for face, (_, left, right, both) in turn_masks.items() if chain else ():
             # BOTH (a curved double) fits either way
             fit_masks[face] = (0, left | both, right | both, left | right | both)
         object.__setattr__(self, "_fit_masks", fit_masks)
@@ -252,6 +329,26 @@ class TileSet:
                     tiles.append(Tile(a, b, _lookup_bend(bends, a, b, top + 1)))
         kind = "straight" if straight else "both-bends" if both_bends else "curved"
         return cls(f"double-{top} {kind}", tuple(tiles), top)
+
+    @classmethod
+    def triangles(cls, top: int = 5, *, mirrors: bool = False) -> TileSet:
+        """
+        The triangle set of numbers ``0..top``: every multiset of three numbers once,
+        a tile with three different numbers only with the numbers increasing
+        clockwise (56 tiles for ``top=5``, the Triominoes set); ``mirrors`` adds the
+        mirror image of each such tile.
+        """
+        if top < 0:
+            raise RuleSetError(f"a triangle set needs numbers 0..N with N >= 0, not {top}")
+        tiles: list[Tile] = []
+        for a in range(top + 1):
+            for b in range(a, top + 1):
+                for c in range(b, top + 1):
+                    tiles.append(Triangle(a, b, c))
+                    if mirrors and a < b < c:
+                        tiles.append(Triangle(a, c, b))
+        kind = "triangles with mirrors" if mirrors else "triangles"
+        return cls(f"{kind} 0-{top}", tuple(tiles), top)
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -338,10 +435,15 @@ class TileSet:
         return mask
 
     def parse_tile(self, text: str) -> Tile:
-        """Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set."""
+        """
+        Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set; a
+        triangle is ``"a-b-c"``, its numbers clockwise from any corner.
+        """
         if not isinstance(text, str):
             raise TypeError(f"a tile is read from a str, not {type(text).__name__}")
         body = text.strip()
+        if body.count("-") == 2:
+            return self._parse_triangle(text)
         bend = STRAIGHT
         if body[-1:] in ("L", "R"):
             bend = LEFT if body[-1] == "L" else RIGHT
@@ -360,6 +462,22 @@ class TileSet:
             what = "no" if not candidates else "more than one"
             raise ParseError(f"{what} such tile in {clipped(self.name)}", text, 0)
         return candidates[0]
+
+    def _parse_triangle(self, text: str) -> Tile:
+        faces = tuple(_parse_face(p, text) for p in text.strip().split("-"))
+        for tile in self.tiles:
+            if isinstance(tile, Triangle) and faces in {tile.turned(r) for r in range(3)}:
+                return tile
+        mirror = (faces[0], faces[2], faces[1])
+        for tile in self.tiles:
+            if isinstance(tile, Triangle) and mirror in {tile.turned(r) for r in range(3)}:
+                raise ParseError(
+                    f"no tile {text.strip()!r} in {self.name}: {tile} is its mirror image, "
+                    "and a tile is never flipped",
+                    text,
+                    0,
+                )
+        raise ParseError(f"no tile {text.strip()!r} in {self.name}", text, 0)
 
 
 def _parse_face(part: str, text: str) -> int:
@@ -397,3 +515,5 @@ def indices(mask: int) -> Iterable[int]:
 
 STANDARD = TileSet.double(6)
 STANDARD_STRAIGHT = TileSet.double(6, straight=True)
+#: The 56 triangles of Triominoes and Triangle Dominoes (numbers 0 to 5).
+TRIANGLES = TileSet.triangles(5)

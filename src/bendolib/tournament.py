@@ -7,31 +7,37 @@ in every rotation of the seats (entrant ``e`` sits in seat ``(e + r) % n`` in th
 group's ``r``-th match), so every entrant gets every seat with the same tiles.  Each
 match is a pure function of its index and the tournament seed, so the results are the
 same whatever runs them: worker processes (the default), threads, a cluster's
-``concurrent.futures.Executor`` (Dask's, Ray's...) or the calling thread
-(:class:`SerialExecutor`).
+``concurrent.futures.Executor`` (Dask's ``Client.get_executor()``, Ray's...) or the
+calling thread (:class:`SerialExecutor`).  Every :class:`MatchRecord` holds the seeds
+that replay its match; :meth:`TournamentResult.record` gives it as a game record.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import Any, TypeVar
+from concurrent.futures import Executor
+from functools import partial
+from typing import Any
 
 import attrs
 
 from bendolib import bots as bot_registry
+from bendolib import position_text
 from bendolib import rules as rules_registry
 from bendolib.bots.bot import Bot
 from bendolib.engine import apply, legal_moves, new_game
+from bendolib.errors import BendolibError
+from bendolib.moves import Move
+from bendolib.notation import parse_move
+from bendolib.observation import Observation
+from bendolib.records import GameRecord, record_of
 from bendolib.rng import derive_seed
 from bendolib.rules.ruleset import RuleSet
+from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn
-
-_T = TypeVar("_T")
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -44,7 +50,8 @@ class MatchResult:
     """
     One match: the ``final`` state, each seat's ``scores``, the ``winner`` side and
     its ``winners`` seats, and every move in order (``moves``, with ``next`` between
-    rounds), which replay the match from ``new_game(rules, players, seed)``.
+    rounds), which replay the match from ``new_game(rules, players, seed)``;
+    ``bot_seed`` seeded the bots.
     """
 
     seed: int
@@ -55,6 +62,7 @@ class MatchResult:
     winner: int
     winners: tuple[int, ...]
     moves: tuple[Turn, ...]
+    bot_seed: int = 0
 
     @property
     def rounds(self) -> int:
@@ -66,6 +74,85 @@ def bot_name(bot: Bot) -> str:
     """A bot's label: its ``name`` attribute, else its class name."""
     name = getattr(bot, "name", None)
     return name if isinstance(name, str) else type(bot).__name__
+
+
+class BotError(BendolibError):
+    """
+    A bot that raised an exception or returned a move that is not legal.
+
+    ``bot`` is its name, ``seat`` its seat, ``match`` the tournament's match index
+    (None outside a tournament), ``seed`` and ``bot_seed`` the seeds that replay the
+    match (:func:`play_match`), ``position`` the position text of the state it was
+    asked about (:func:`bendolib.position_text.loads` reads it back).
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        bot: str,
+        seat: int,
+        seed: int,
+        bot_seed: int,
+        position: str,
+        match: int | None = None,
+    ) -> None:
+        self.problem = problem
+        self.bot = bot
+        self.seat = seat
+        self.seed = seed
+        self.bot_seed = bot_seed
+        self.position = position
+        self.match = match
+        where = f"match {match}, " if match is not None else ""
+        super().__init__(
+            f"bot {bot!r} in seat {seat} {problem} ({where}seed {seed}, bot seed {bot_seed}); "
+            f"position: {position}"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        args = (self.problem, self.bot, self.seat, self.seed, self.bot_seed, self.position)
+        return (type(self), (*args, self.match))
+
+    def in_match(self, match: int) -> BotError:
+        """The same error, naming tournament match ``match``."""
+        args = (self.problem, self.bot, self.seat, self.seed, self.bot_seed, self.position)
+        return BotError(*args, match)
+
+
+def _ask(
+    bot: Bot,
+    observation: Observation,
+    legal: tuple[Move, ...],
+    rng: random.Random,
+    state: GameState,
+    seeds: tuple[int, int],
+) -> Move:
+    """The bot's move; :class:`BotError` when it raises or answers a move not in ``legal``."""
+    try:
+        move = bot.choose(observation, legal, rng)
+    except Exception as exc:
+        problem = f"raised {type(exc).__name__}: {str(exc)[:200]}"
+        raise BotError(
+            problem, bot_name(bot), state.current_player, *seeds, _position(state)
+        ) from exc
+    if move not in legal:
+        shown = str(move) if isinstance(move, Move) else repr(move)
+        raise BotError(
+            f"returned the illegal move {shown[:80]!r}",
+            bot_name(bot),
+            state.current_player,
+            *seeds,
+            _position(state),
+        )
+    return move
+
+
+def _position(state: GameState) -> str:
+    """The position text of ``state``, or why there is none."""
+    try:
+        return position_text.dumps(state)
+    except BendolibError as exc:
+        return f"(no position text: {exc})"
 
 
 def _resolve_rules(rules: RuleSet | str) -> RuleSet:
@@ -81,13 +168,16 @@ def play_match(
     bots: Sequence[Bot | str],
     seed: int,
     bot_seed: int | None = None,
+    on_decision: Callable[[GameState, Observation, tuple[Move, ...], Move], None] | None = None,
 ) -> MatchResult:
     """
     One match between ``bots`` (one per seat, seat order), dealt from ``seed``.
 
     Each bot gets its own ``random.Random`` seeded from ``bot_seed`` (default: ``seed``)
     and its seat.  A move that is the only legal one is played without asking the bot
-    (including ``next`` between rounds).
+    (including ``next`` between rounds).  A bot that raises or returns a move that is
+    not legal stops the match with a :class:`BotError`.  ``on_decision(state,
+    observation, legal_moves, move)`` is called after every move a bot chose.
     """
     ruleset = _resolve_rules(rules)
     players = _resolve_bots(bots)
@@ -101,7 +191,10 @@ def play_match(
         if len(legal) == 1:
             move = legal[0]
         else:
-            move = players[seat].choose(state.observation(seat), legal, rngs[seat])
+            observation = state.observation(seat)
+            move = _ask(players[seat], observation, legal, rngs[seat], state, (seed, base))
+            if on_decision is not None:
+                on_decision(state, observation, legal, move)
         moves.append(Turn(seat, move))
         state = apply(state, move)
     winner = state.match_winner
@@ -114,12 +207,22 @@ def play_match(
         winner=winner,
         winners=state.winning_players,
         moves=tuple(moves),
+        bot_seed=base,
     )
 
 
 @attrs.frozen
 class MatchRecord:
-    """A tournament match in brief: which entrant sat where, and how it ended."""
+    """
+    A tournament match in brief: which entrant sat where, how it ended, and the seeds
+    that replay it.
+
+    ``seats[s]`` is the entrant (its index in the tournament's bots) in seat ``s``;
+    ``scores``, ``side_scores`` (each seat's side total) and ``winners`` are by seat.
+    ``play_match(rules, [bots[e] for e in seats], seed, bot_seed)`` plays the match
+    again.  ``move_text`` holds its moves in notation (``next`` between rounds),
+    separated by spaces, when the tournament kept them (``keep_moves=True``).
+    """
 
     index: int
     seed: int
@@ -129,6 +232,8 @@ class MatchRecord:
     winners: tuple[int, ...]
     rounds: int
     moves: int
+    bot_seed: int
+    move_text: str = ""
 
 
 @attrs.frozen
@@ -181,13 +286,47 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
 
 @attrs.frozen
 class TournamentResult:
-    """Every match of a tournament, and each entrant's standing."""
+    """
+    Every match of a tournament (``records``, by match index), and each entrant's
+    standing.  ``ruleset`` and ``bots`` are what was played (kept to replay matches,
+    left out of comparisons and of :meth:`to_dict`).  ``interrupted`` is True when the
+    tournament was stopped early (the records are then the matches that finished).
+    """
 
     rules: str
     players: int
     seed: int
     entrants: tuple[str, ...]
     records: tuple[MatchRecord, ...]
+    ruleset: RuleSet | None = attrs.field(default=None, eq=False, repr=False)
+    bots: tuple[Bot, ...] = attrs.field(default=(), eq=False, repr=False)
+    interrupted: bool = False
+
+    def record(self, index: int) -> GameRecord:
+        """
+        Match ``index`` as a :class:`~bendolib.records.GameRecord` (players named after
+        the bots), from its kept moves or else by playing it again with the bots.
+        """
+        found = [r for r in self.records if r.index == index]
+        if not found or self.ruleset is None:
+            raise BendolibError(f"this tournament result has no match {index}")
+        match = found[0]
+        names = tuple(self.entrants[e] for e in match.seats)
+        if match.move_text:
+            state = new_game(self.ruleset, self.players, match.seed)
+            for text in match.move_text.split():
+                state = apply(state, parse_move(text, state))
+        elif self.bots:
+            bots = [self.bots[e] for e in match.seats]
+            state = play_match(self.ruleset, bots, match.seed, match.bot_seed).final
+        else:
+            raise BendolibError("this tournament result keeps neither the moves nor the bots")
+        if state.scores != match.scores or not state.is_game_over:
+            raise BendolibError(
+                f"match {index} played again ends {list(state.scores)}, not "
+                f"{list(match.scores)}: a bot does not choose from its seeded rng alone"
+            )
+        return record_of(state, names)
 
     @property
     def standings(self) -> tuple[Standing, ...]:
@@ -222,9 +361,9 @@ class TournamentResult:
                     s.name,
                     f"{s.wins}/{s.matches}",
                     f"{s.win_rate.value:.3f}",
-                    f"{s.win_rate.low:.3f}-{s.win_rate.high:.3f}",
+                    f"[{s.win_rate.low:.3f}, {s.win_rate.high:.3f}]",
                     f"{s.mean_points.value:.1f}",
-                    f"{s.mean_points.low:.1f}-{s.mean_points.high:.1f}",
+                    f"[{s.mean_points.low:.1f}, {s.mean_points.high:.1f}]",
                 )
             )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -235,8 +374,10 @@ class TournamentResult:
             )
             for row in rows
         ]
+        stopped = " (interrupted)" if self.interrupted else ""
         head = (
-            f"{self.rules}, {self.players} players, {len(self.records)} matches, seed {self.seed}"
+            f"{self.rules}, {self.players} players, {len(self.records)} matches{stopped}, "
+            f"seed {self.seed}"
         )
         return "\n".join([head, *lines])
 
@@ -247,6 +388,7 @@ class TournamentResult:
             "players": self.players,
             "seed": self.seed,
             "matches": len(self.records),
+            "interrupted": self.interrupted,
             "entrants": list(self.entrants),
             "standings": [attrs.asdict(s) for s in self.standings],
             "records": [attrs.asdict(r) for r in self.records],
@@ -255,19 +397,6 @@ class TournamentResult:
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict(), indent=2)
-
-
-class SerialExecutor(Executor):
-    """An executor that runs every task at once in the calling thread."""
-
-    def submit(self, fn: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
-        """Run ``fn(*args, **kwargs)`` now; the future holds its result or exception."""
-        future: Future[_T] = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:
-            future.set_exception(exc)
-        return future
 
 
 def match_seats(index: int, players: int) -> tuple[int, ...]:
@@ -282,14 +411,22 @@ def match_seed(seed: int, index: int, players: int) -> int:
 
 
 def _play_chunk(
-    rules: RuleSet, bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...]
+    rules: RuleSet,
+    bots: tuple[Bot, ...],
+    seed: int,
+    keep_moves: bool,
+    indices: tuple[int, ...],
 ) -> list[MatchRecord]:
     out = []
     players = len(bots)
     for index in indices:
         seats = match_seats(index, players)
         deal = match_seed(seed, index, players)
-        result = play_match(rules, [bots[e] for e in seats], deal, derive_seed(seed, index, 1))
+        bot_seed = match_bot_seed(seed, index)
+        try:
+            result = play_match(rules, [bots[e] for e in seats], deal, bot_seed)
+        except BotError as exc:
+            raise exc.in_match(index) from exc.__cause__
         out.append(
             MatchRecord(
                 index=index,
@@ -302,18 +439,20 @@ def _play_chunk(
                 winners=result.winners,
                 rounds=result.rounds,
                 moves=len(result.moves),
+                bot_seed=bot_seed,
+                move_text=" ".join(str(t.move) for t in result.moves) if keep_moves else "",
             )
         )
     return out
 
 
+def match_bot_seed(seed: int, index: int) -> int:
+    """The seed of the bots' random generators in match ``index``."""
+    return derive_seed(seed, index, 1)
+
+
 def _side_of(state: GameState, seat: int) -> int:
     return next(i for i, side in enumerate(state.sides) if seat in side)
-
-
-def _chunks(matches: int, parts: int) -> list[tuple[int, ...]]:
-    size = max(1, math.ceil(matches / parts))
-    return [tuple(range(i, min(matches, i + size))) for i in range(0, matches, size)]
 
 
 def run_tournament(
@@ -323,15 +462,23 @@ def run_tournament(
     seed: int = 0,
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    keep_moves: bool = False,
 ) -> TournamentResult:
     """
     Play ``matches`` seeded matches between ``bots`` (one entrant per seat), seats
     rotated, and gather the standings.
 
-    ``executor`` runs the matches (default: a process pool with one worker per CPU,
-    shut down afterwards); bots and rules must then be picklable.  ``progress(done,
-    total)`` is called in the calling thread as matches finish.  The result depends
-    only on the arguments, not on the executor.
+    ``executor`` runs the matches (default: :func:`~bendolib.runner.process_pool`, one
+    worker per CPU, shut down afterwards); bots and rules must then be picklable.
+    ``progress(done, total)`` is called in the calling thread at least once a second
+    while matches run.  ``keep_moves`` keeps every match's moves in its record.  The
+    result depends only on the arguments, not on the executor.
+
+    On Ctrl-C the matches not started are cancelled (and, in the default pool, those
+    running are ended) and :class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is
+    raised within about a second, holding the result of the matches that finished.  A
+    failing bot raises :class:`BotError`.
     """
     ruleset = _resolve_rules(rules)
     entrants = _resolve_bots(bots)
@@ -342,26 +489,60 @@ def run_tournament(
     if matches < 0:
         raise ValueError("matches cannot be negative")
     own = executor is None
-    pool: Executor = ProcessPoolExecutor() if executor is None else executor
-    workers = os.cpu_count() or 1
+    found: list[MatchRecord] = []
+
+    def result(interrupted: bool) -> TournamentResult:
+        return TournamentResult(
+            rules=ruleset.name,
+            players=len(entrants),
+            seed=seed,
+            entrants=tuple(bot_name(b) for b in entrants),
+            records=tuple(sorted(found, key=lambda r: r.index)),
+            ruleset=ruleset,
+            bots=entrants,
+            interrupted=interrupted,
+        )
+
+    task = partial(_play_chunk, ruleset, entrants, seed, keep_moves)
+    pool: Executor = SerialExecutor()
     try:
-        futures = [
-            pool.submit(_play_chunk, ruleset, entrants, seed, chunk)
-            for chunk in _chunks(matches, 4 * workers)
-        ]
-        records: list[MatchRecord] = []
-        for future in as_completed(futures):
-            records.extend(future.result())
-            if progress is not None:
-                progress(len(records), matches)
+        pool = process_pool() if executor is None else executor
+        run_indexed(task, range(matches), pool, lambda _, done: found.extend(done), progress)
+    except KeyboardInterrupt:
+        if own:
+            stop_pool(pool)
+        raise TournamentInterrupted(result(True)) from None
     finally:
         if own:
-            pool.shutdown()
-    records.sort(key=lambda r: r.index)
-    return TournamentResult(
-        rules=ruleset.name,
-        players=len(entrants),
-        seed=seed,
-        entrants=tuple(bot_name(b) for b in entrants),
-        records=tuple(records),
-    )
+            pool.shutdown(wait=True, cancel_futures=True)
+    return result(False)
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_tournament`; ``result`` holds the matches that finished."""
+
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__(f"interrupted after {len(result.records)} matches")
+        self.result = result
+
+
+__all__ = [
+    "Z95",
+    "BotError",
+    "Interval",
+    "MatchRecord",
+    "MatchResult",
+    "SerialExecutor",
+    "Standing",
+    "TournamentInterrupted",
+    "TournamentResult",
+    "bot_name",
+    "match_bot_seed",
+    "match_seats",
+    "match_seed",
+    "mean_interval",
+    "play_match",
+    "process_pool",
+    "run_tournament",
+    "wilson",
+]

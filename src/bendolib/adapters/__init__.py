@@ -1,6 +1,7 @@
 """
 Adapters to other frameworks, each behind an optional extra (never imported by
-``import bendolib``): :mod:`bendolib.adapters.openspiel` (``bendolib[openspiel]``) and
+``import bendolib``): :mod:`bendolib.adapters.openspiel` (``bendolib[openspiel]``),
+:mod:`bendolib.adapters.gymnasium` (``bendolib[gymnasium]``) and
 :mod:`bendolib.adapters.pettingzoo` (``bendolib[pettingzoo]``).
 
 Importing an adapter whose extra is not installed raises :class:`MissingExtraError`

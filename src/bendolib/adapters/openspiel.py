@@ -3,17 +3,25 @@ OpenSpiel games for the bendolib rule sets (needs ``pip install 'bendolib[opensp
 
 Importing this module registers every rule set as a pyspiel game named
 ``bendolib_<name>`` (dashes become underscores), e.g.
-``pyspiel.load_game("bendolib_basic", {"players": 3})``.  One game is one round: a
-chance node picks the deal (one of ``deals`` seeds, uniformly), then the seats play
-until the round ends.  Returns are zero-sum: each seat's side gain in the round (points
-scored by play and by the round) minus the mean gain of all seats.  Actions are the
-fixed action numbers of :mod:`bendolib.encoding`; observation tensors are its
-encoding; information-state strings list the seat's hand, its draws and the whole
-public history.  Rule sets registered later can be added with :func:`register`.
+``pyspiel.load_game("bendolib_basic", {"players": 3})``.  One game is one round.  By
+default chance nodes deal the whole deck one tile at a time (the hands, the table
+tiles, then the stock's order), every remaining tile equally likely, so the game's
+prior is a fair shuffle; with the parameter ``deals=k`` a single chance node picks
+one of ``k`` deal seeds instead (deal ``s`` is ``new_game(rules, players, s)``).
+Returns are zero-sum: each seat's side gain in the round (points scored by play and
+by the round) minus the mean gain of all seats.  Actions are the fixed action
+numbers of :mod:`bendolib.encoding`; observation tensors are its encoding;
+information states (strings and tensors) hold the seat's hand, its draws and the
+whole public history; :meth:`BendolibState.resample_from_infostate` deals the hidden
+tiles again (:func:`bendolib.sampling.sample_state`), which OpenSpiel's IS-MCTS
+needs.  :class:`ISMCTSBot` plays bendolib matches with OpenSpiel's IS-MCTS.  Rule
+sets registered later can be added with :func:`register`.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -28,17 +36,28 @@ except ImportError as error:  # say which extra to install
     raise missing_extra(__name__, "openspiel", error) from error
 
 from bendolib import rules as registry
-from bendolib.encoding import action_count, action_index, describe_action, encode, layout
-from bendolib.engine import apply, legal_moves, new_game
+from bendolib.adapters._rewards import reward_bound, round_returns
+from bendolib.encoding import (
+    action_count,
+    action_index,
+    describe_action,
+    encode,
+    layout,
+    move_of,
+)
+from bendolib.engine import apply, deal_from, legal_moves, new_game
 from bendolib.moves import OPENING, Draw, Move
 from bendolib.observation import Observation
 from bendolib.rules.ruleset import RuleSet
+from bendolib.sampling import sample_state
 from bendolib.state import PLAYING, GameState
 
-#: Default number of distinct deals the chance node chooses from (parameter ``deals``).
-DEALS = 1 << 12
+#: Default of the parameter ``deals``: 0 deals the deck tile by tile.
+DEALS = 0
+#: Redeals (a start policy that asks for a new shuffle) counted in ``max_game_length``.
+REDEALS = 4
 #: Private fields of the encoding, zeroed for public-only observers.
-_PRIVATE = ("hand", "drawn", "possible")
+_PRIVATE = ("hand", "drawn", "possible", "own_draws")
 
 
 def game_name(rules_name: str) -> str:
@@ -46,19 +65,15 @@ def game_name(rules_name: str) -> str:
     return "bendolib_" + rules_name.replace("-", "_")
 
 
-def _bound(rules: RuleSet) -> float:
-    """A bound on any seat's return in one round."""
-    tileset = rules.tileset
-    pips = tileset.mask_points(tileset.full_mask)
-    top = max(1, tileset.top)
-    per_play = 2 * max(1, rules.deal.table_tiles) * top
-    return float(2 * (pips + len(tileset) * per_play + 100))
+def play_length(rules: RuleSet, players: int) -> int:
+    """A bound on the number of moves (not chance outcomes) in one round."""
+    return (2 * len(rules.tileset) + 1) * (players + 1)
 
 
-def _game_type(rules: RuleSet) -> Any:
+def _game_type(rules: RuleSet, name: str | None = None) -> Any:
     counts = rules.player_counts
     return pyspiel.GameType(
-        short_name=game_name(rules.name),
+        short_name=name or game_name(rules.name),
         long_name=f"bendolib {rules.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -68,7 +83,7 @@ def _game_type(rules: RuleSet) -> Any:
         max_num_players=max(counts),
         min_num_players=min(counts),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": min(counts), "deals": DEALS},
@@ -76,29 +91,38 @@ def _game_type(rules: RuleSet) -> Any:
 
 
 class BendolibGame(pyspiel.Game):  # type: ignore[misc]
-    """One round of a bendolib rule set as an OpenSpiel game."""
+    """
+    One round of a bendolib rule set as an OpenSpiel game.
+
+    ``pyspiel.load_game`` builds one for a registered rule set; ``BendolibGame(params,
+    rules=ruleset)`` builds one for any :class:`RuleSet` (changed parameters included).
+    """
 
     rules_name = "basic"
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        ruleset = registry.get(self.rules_name)
+    def __init__(self, params: dict[str, Any] | None = None, rules: RuleSet | None = None) -> None:
+        ruleset = rules if rules is not None else registry.get(self.rules_name)
         given = dict(params or {})
         players = int(given.get("players", min(ruleset.player_counts)))
         if players not in ruleset.player_counts:
             raise ValueError(f"{ruleset.name} is for {ruleset.player_counts} players")
         deals = int(given.get("deals", DEALS))
+        if deals < 0:
+            raise ValueError(f"deals must be 0 (deal tile by tile) or a positive count: {deals}")
         tiles = len(ruleset.tileset)
-        bound = _bound(ruleset)
+        bound = reward_bound(ruleset)
+        dealing = 1 if deals else tiles * (1 + REDEALS)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_count(ruleset),
-            max_chance_outcomes=deals,
+            max_chance_outcomes=deals or tiles,
             num_players=players,
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=1 + (2 * tiles + 1) * (players + 1),
+            max_game_length=dealing + play_length(ruleset, players),
         )
-        super().__init__(_game_type(ruleset), info, given)
+        name = None if rules is None else game_name(self.rules_name)
+        super().__init__(_game_type(ruleset, name), info, given)
         self.rules = ruleset
         self.players = players
         self.deals = deals
@@ -118,11 +142,11 @@ class BendolibGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class BendolibState(pyspiel.State):  # type: ignore[misc]
-    """A round: None until the chance node has dealt, then a bendolib GameState."""
+    """A round: chance nodes until it is dealt, then a bendolib GameState."""
 
     def __init__(self, game: BendolibGame) -> None:
         super().__init__(game)
-        self._held = _Held(game.rules, game.players, game.deals, None, ())
+        self._held = _Held(game.rules, game.players, game.deals, None, (), ())
 
     @property
     def state(self) -> GameState | None:
@@ -141,7 +165,7 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def deals(self) -> int:
-        """The number of deals the chance node chooses from."""
+        """The number of deal seeds the chance node chooses from (0: tile by tile)."""
         return self._held.deals
 
     def current_player(self) -> int:
@@ -154,32 +178,45 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.state is not None and player == self.state.current_player
-        rules = self.rules
-        return sorted(action_index(m, rules) for m in legal_moves(self.state))
+        return sorted(self._held.moves())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every deal seed, equally likely."""
-        deals = self.deals
-        return _outcomes(deals)
-
-    def _move(self, action: int) -> Move:
-        assert self.state is not None
-        rules = self.rules
-        for move in legal_moves(self.state):
-            if action_index(move, rules) == action:
-                return move
-        raise ValueError(f"action {action} is not legal")
+        """Every deal seed, or every tile not dealt yet, equally likely."""
+        if self.deals:
+            return _outcomes(self.deals)
+        dealt = set(self._held.deck)
+        left = [i for i in range(len(self.rules.tileset)) if i not in dealt]
+        return [(i, 1.0 / len(left)) for i in left]
 
     def _apply_action(self, action: int) -> None:
-        if self.state is None:
-            dealt = new_game(self.rules, self.players, int(action))
-            self._held = attrs.evolve(self._held, state=dealt, start=dealt.side_scores)
+        held = self._held
+        if held.state is not None:
+            move = held.moves().get(action)
+            if move is None:
+                raise ValueError(f"action {action} is not legal here")
+            self._held = attrs.evolve(held, state=apply(held.state, move))
             return
-        self._held = attrs.evolve(self._held, state=apply(self.state, self._move(action)))
+        if held.deals:
+            self._dealt(new_game(self.rules, self.players, int(action)))
+            return
+        deck = (*held.deck, int(action))
+        if len(deck) < len(self.rules.tileset):
+            self._held = attrs.evolve(held, deck=deck)
+            return
+        dealt = deal_from(self.rules, self.players, deck)
+        if dealt is None:  # the start policy asks for a new shuffle
+            self._held = attrs.evolve(held, deck=())
+        else:
+            self._dealt(dealt)
+
+    def _dealt(self, state: GameState) -> None:
+        self._held = attrs.evolve(self._held, state=state, start=state.side_scores)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            if self.deals:
+                return f"deal {action}"
+            return f"deal {self.rules.tileset.tiles[action]}"
         return describe_action(action, self.rules)
 
     def is_terminal(self) -> bool:
@@ -191,19 +228,55 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
         players = self.players
         if self.state is None or not self.is_terminal():
             return [0.0] * players
-        state = self.state
-        sides = state.sides
-        gains = [a - b for a, b in zip(state.side_scores, self._held.start, strict=True)]
-        per_seat = [float(gains[_side(sides, seat)]) for seat in range(players)]
-        mean = sum(per_seat) / players
-        return [g - mean for g in per_seat]
+        return round_returns(self.state, self._held.start)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> BendolibState:
+        """
+        A state that ``player_id`` cannot tell from this one: the hidden tiles dealt
+        again uniformly among the deals consistent with its information state
+        (:func:`bendolib.sampling.sample_state`).  When this state was reached from
+        the game's initial state and the deck is dealt tile by tile, the new state's
+        action history leads to it; otherwise its history begins after the deal.
+        ``probability_sampler()`` returns floats in [0, 1) (OpenSpiel's
+        ``UniformProbabilitySampler`` or any such callable); it seeds the sampling.
+        """
+        game = self.get_game()
+        if self.state is None:  # nothing is known before the deal
+            return game.new_initial_state()  # type: ignore[no-any-return]
+        seed = int(probability_sampler() * (1 << 53))
+        world = sample_state(self.state.observation(player_id), random.Random(seed))
+        return _rebuilt(game, world, self._held.start, bool(self.history()))
 
     def __str__(self) -> str:
         if self.state is None:
-            return "(not dealt)"
+            return "(not dealt)" if self.deals else f"dealing, {len(self._held.deck)} dealt"
         state = self.state
         hands = " | ".join(" ".join(str(t) for t in hand) for hand in state.hands)
         return f"ends {list(state.board.values)} hands {hands} stock {state.stock_size}"
+
+
+def _rebuilt(
+    game: BendolibGame, world: GameState, start: tuple[int, ...], history: bool
+) -> BendolibState:
+    """
+    The state of ``game`` whose round is ``world``; with ``history`` (tile-by-tile
+    deals only), reached by applying the deck and the moves as actions, so that its
+    action history leads to it.
+    """
+    rebuilt = BendolibState(game)
+    if not history or game.deals:
+        # Without a history the state starts after the deal (a sampled world is
+        # generally no seed's deal, nor a round of this game when taken from a match).
+        rebuilt._held = attrs.evolve(rebuilt._held, state=world, start=start)
+        return rebuilt
+    for tile in world.deck:
+        rebuilt.apply_action(tile)
+    rules = game.rules
+    for turn in world.history:
+        rebuilt.apply_action(action_index(turn.move, rules))
+    return rebuilt
 
 
 @attrs.frozen
@@ -215,6 +288,17 @@ class _Held:
     deals: int
     state: GameState | None
     start: tuple[int, ...]
+    deck: tuple[int, ...]
+    #: The legal moves by action number, listed on first use (a rollout asks for the
+    #: actions and then applies one: listing once halves IS-MCTS's time per simulation).
+    _moves: dict[int, Move] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    def moves(self) -> dict[int, Move]:
+        """The legal moves of the round's state by action number."""
+        if not self._moves and self.state is not None and self.state.phase == PLAYING:
+            rules = self.rules
+            self._moves.update((action_index(m, rules), m) for m in legal_moves(self.state))
+        return self._moves
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self
@@ -225,34 +309,66 @@ def _outcomes(deals: int) -> list[tuple[int, float]]:
     return [(seed, 1.0 / deals) for seed in range(deals)]
 
 
-def _side(sides: tuple[tuple[int, ...], ...], seat: int) -> int:
-    return next(i for i, side in enumerate(sides) if seat in side)
+def infostate_fields(rules: RuleSet, players: int) -> tuple[tuple[str, int, int], ...]:
+    """
+    The information-state tensor's fields as (name, offset, length): the encoding of
+    :func:`bendolib.encoding.layout`, then ``own_draws`` (the tiles the observer took
+    this round, in order, as tile index + 1; 0 after the last) and ``history`` (each
+    move of the round as two numbers, the mover's seat offset + 1 and the action
+    number + 1; 0 after the last).
+    """
+    fields = [(f.name, f.offset, f.length) for f in layout(rules, players)]
+    offset = fields[-1][1] + fields[-1][2]
+    n = len(rules.tileset)
+    fields.append(("own_draws", offset, n))
+    fields.append(("history", offset + n, 2 * play_length(rules, players)))
+    return tuple(fields)
+
+
+def _infostate_tail(obs: Observation, rules: RuleSet, size: int) -> list[int]:
+    n = len(rules.tileset)
+    draws = [i + 1 for i in obs.own_draws][:n]
+    out = draws + [0] * (n - len(draws))
+    for turn in obs.history:
+        out.append((turn.player - obs.player) % obs.players + 1)
+        out.append(action_index(turn.move, rules) + 1)
+    return out + [0] * (size - len(out))
 
 
 class BendolibObserver:
-    """Observation tensors (the bendolib encoding) and strings, per OpenSpiel's PyObserver."""
+    """
+    Observation and information-state tensors and strings, per OpenSpiel's PyObserver.
+
+    Without perfect recall the tensor is the bendolib encoding; with it, the encoding
+    followed by the observer's draws and the round's moves (:func:`infostate_fields`).
+    """
 
     def __init__(self, game: BendolibGame, iig_obs_type: Any) -> None:
         self.game = game
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        fields = layout(game.rules, game.players)
-        size = 0 if self.perfect_recall else fields[-1].offset + fields[-1].length
+        fields = infostate_fields(game.rules, game.players)
+        if not self.perfect_recall:
+            fields = fields[:-2]
+        self.fields = fields
+        size = fields[-1][1] + fields[-1][2]
         self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, Any] = {}
-        if size:
-            for f in fields:
-                self.dict[f.name] = self.tensor[f.offset : f.offset + f.length]
+        self.dict: dict[str, Any] = {
+            name: self.tensor[offset : offset + length] for name, offset, length in fields
+        }
 
     def set_from(self, state: BendolibState, player: int) -> None:
         """Fill ``tensor`` with ``player``'s view of ``state``."""
-        if not self.tensor.size:
-            return
         self.tensor.fill(0)
         if state.state is None:
             return
-        self.tensor[:] = encode(state.state.observation(player))
+        obs = state.state.observation(player)
+        encoded = encode(obs)
+        self.tensor[: len(encoded)] = encoded
+        if self.perfect_recall:
+            tail = self.tensor.size - len(encoded)
+            self.tensor[len(encoded) :] = _infostate_tail(obs, state.rules, tail)
         for name, view in self.dict.items():
             if (name in _PRIVATE and not self.private) or (
                 name not in _PRIVATE and not self.public
@@ -290,6 +406,64 @@ def observation_text(
     return " | ".join(parts)
 
 
+# -- IS-MCTS as a bendolib bot ----------------------------------------------------------
+
+
+class ISMCTSBot:
+    """
+    A bendolib :class:`~bendolib.bots.Bot` that searches with OpenSpiel's Python
+    IS-MCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) on the round being
+    played: ``simulations`` simulations per decision, each from a world resampled from
+    the bot's information state, leaves valued by ``rollouts`` random playouts, UCT
+    constant ``uct_c`` (returns are points, so it is on the scale of points).  The
+    search sees only what the bot's observation holds.  Picklable (the OpenSpiel
+    objects are built in each process on first use), deterministic given the ``rng``
+    that :meth:`choose` receives.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, simulations: int = 100, uct_c: float = 10.0, rollouts: int = 1) -> None:
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.rollouts = rollouts
+        self._games: dict[tuple[RuleSet, int], BendolibGame] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"simulations": self.simulations, "uct_c": self.uct_c, "rollouts": self.rollouts}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(**data)  # type: ignore[misc]
+
+    def game(self, rules: RuleSet, players: int) -> BendolibGame:
+        """The (cached) OpenSpiel game of ``rules`` for ``players`` seats."""
+        key = (rules, players)
+        if key not in self._games:
+            self._games[key] = BendolibGame({"players": players}, rules=rules)
+        return self._games[key]
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        """The move of the most visited child of the IS-MCTS root."""
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        rules = observation.rules
+        game = self.game(rules, observation.players)
+        start = tuple(
+            sum(observation.scores[s] - observation.play_points[s] for s in side)
+            for side in observation.sides
+        )
+        root = _rebuilt(game, sample_state(observation, rng), start, history=False)
+        random_state = np.random.RandomState(rng.getrandbits(32))
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, self.uct_c, self.simulations, random_state=random_state
+        )
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
+        return move_of(int(bot.step(root)), legal_moves, rules)
+
+
 _REGISTERED: set[str] = set()
 
 
@@ -315,12 +489,16 @@ register_all()
 __all__ = [
     "DEALS",
     "OPENING",
+    "REDEALS",
     "BendolibGame",
     "BendolibObserver",
     "BendolibState",
     "Draw",
+    "ISMCTSBot",
     "game_name",
+    "infostate_fields",
     "observation_text",
+    "play_length",
     "register",
     "register_all",
 ]

@@ -2,13 +2,18 @@
 A PettingZoo AEC environment for any bendolib rule set (needs
 ``pip install 'bendolib[pettingzoo]'``).
 
-``env(rules="basic", players=2)`` plays one round per episode.  Agents are
-``player_0`` ... in seat order.  Each observation is a dict with ``observation`` (the
-fixed-size encoding of :mod:`bendolib.encoding`, int32) and ``action_mask`` (int8, the
-legal actions of the agent to move; all zeros for the others).  Actions are the fixed
-action numbers of :func:`bendolib.encoding.action_index`.  At the end of the round each
-agent is rewarded its side's gain in the round minus the mean gain (zero-sum).
-``reset(seed=...)`` picks the deal: the same seed gives the same episode.
+``env(rules="basic", players=2)`` plays one round per episode, wrapped as PettingZoo's
+own classic games are (``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``;
+``raw_env`` is the bare environment).  Agents are ``player_0`` ... in seat order.
+Each observation is the fixed-size encoding of :mod:`bendolib.encoding` as an int32
+NumPy array; ``infos[agent]["action_mask"]`` (int8) marks the legal actions of the
+agent to move (all zeros for the others).  Actions are the fixed action numbers of
+:func:`bendolib.encoding.action_index`.  At the end of the round each agent is
+rewarded its side's gain in the round minus the mean gain (zero-sum).
+``reset(seed=...)`` picks the deal: the same seed gives the same episode.  An illegal
+action raises :class:`~bendolib.errors.IllegalMoveError`, or, with
+``illegal_reward=r``, ends the episode with reward ``r`` for the offender
+(PettingZoo's ``TerminateIllegalWrapper``).
 """
 
 from __future__ import annotations
@@ -22,12 +27,15 @@ try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ImportError as error:  # say which extra to install
     raise missing_extra(__name__, "pettingzoo", error) from error
 
 from bendolib import rules as registry
+from bendolib.adapters._rewards import round_returns
 from bendolib.encoding import action_count, action_index, encode, encoding_size
 from bendolib.engine import apply, legal_moves, new_game
+from bendolib.errors import IllegalMoveError
 from bendolib.moves import Move
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
@@ -37,11 +45,11 @@ _LIMIT = 1 << 20
 
 
 class BendolibEnv(AECEnv):  # type: ignore[misc]
-    """One round of a bendolib rule set as a PettingZoo AEC environment."""
+    """One round of a bendolib rule set as a PettingZoo AEC environment (unwrapped)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
-        "name": "bendolib_v0",
+        "name": "bendolib_v1",
         "is_parallelizable": False,
     }
 
@@ -59,17 +67,11 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
         size = encoding_size(self.rules, players)
         count = action_count(self.rules)
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(-_LIMIT, _LIMIT, (size,), np.int32),
-                    "action_mask": spaces.Box(0, 1, (count,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: spaces.Box(-_LIMIT, _LIMIT, (size,), np.int32) for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._rng = random.Random()
-        self.state: GameState | None = None
+        self.game_state: GameState | None = None
         self._start: tuple[int, ...] = ()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -84,34 +86,44 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
         return self.possible_agents.index(agent)
 
     def _legal(self) -> tuple[Move, ...]:
-        assert self.state is not None
-        return legal_moves(self.state) if self.state.phase == PLAYING else ()
+        assert self.game_state is not None
+        return legal_moves(self.game_state) if self.game_state.phase == PLAYING else ()
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s encoded observation and its action mask."""
-        assert self.state is not None
+    def observe(self, agent: str) -> Any:
+        """``agent``'s encoded observation (int32 array)."""
+        assert self.game_state is not None
         seat = self._seat(agent)
-        encoded = np.asarray(encode(self.state.observation(seat)), dtype=np.int32)
+        return np.asarray(encode(self.game_state.observation(seat)), dtype=np.int32)
+
+    def action_mask(self, agent: str) -> Any:
+        """1 (int8) for each legal action of ``agent``: none unless it is to move."""
+        assert self.game_state is not None
         mask = np.zeros(action_count(self.rules), dtype=np.int8)
-        if self.state.phase == PLAYING and self.state.current_player == seat:
+        state = self.game_state
+        if state.phase == PLAYING and state.current_player == self._seat(agent):
             for move in self._legal():
                 mask[action_index(move, self.rules)] = 1
-        return {"observation": encoded, "action_mask": mask}
+        return mask
+
+    def _update_masks(self) -> None:
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = self.action_mask(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round (from ``seed`` when given)."""
         if seed is not None:
             self._rng = random.Random(seed)
         deal = self._rng.getrandbits(64)
-        self.state = new_game(self.rules, self.players, deal)
-        self._start = self.state.side_scores
+        self.game_state = new_game(self.rules, self.players, deal)
+        self._start = self.game_state.side_scores
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
+        self._update_masks()
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to move."""
@@ -119,45 +131,59 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state is not None and action is not None
-        move = next((m for m in self._legal() if action_index(m, self.rules) == action), None)
+        assert self.game_state is not None
+        legal = self._legal()
+        move = next((m for m in legal if action_index(m, self.rules) == action), None)
         if move is None:
-            raise ValueError(f"action {action} is not legal for {agent}")
+            raise IllegalMoveError(action, f"action {action} is not legal for {agent}", legal)
         self._cumulative_rewards[agent] = 0.0
-        self.state = apply(self.state, move)
-        if self.state.phase != PLAYING:
-            self.rewards = dict(zip(self.possible_agents, self._returns(), strict=True))
+        self.game_state = apply(self.game_state, move)
+        if self.game_state.phase != PLAYING:
+            returns = round_returns(self.game_state, self._start)
+            self.rewards = dict(zip(self.possible_agents, returns, strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.game_state.current_player]
+        self._update_masks()
         self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
-    def _returns(self) -> list[float]:
-        assert self.state is not None
-        state = self.state
-        gains = [a - b for a, b in zip(state.side_scores, self._start, strict=True)]
-        side_of = {seat: i for i, side in enumerate(state.sides) for seat in side}
-        per_seat = [float(gains[side_of[seat]]) for seat in range(self.players)]
-        mean = sum(per_seat) / self.players
-        return [g - mean for g in per_seat]
-
     def render(self) -> str:
         """The position as text."""
-        if self.state is None:
+        if self.game_state is None:
             return "(not dealt)"
         from bendolib.text import board_text
 
-        return board_text(self.state)
+        return board_text(self.game_state)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def env(
+def raw_env(
     rules: RuleSet | str = "basic", players: int = 2, render_mode: str | None = None
 ) -> BendolibEnv:
-    """A new environment for ``rules`` with ``players`` seats."""
+    """A new environment for ``rules`` with ``players`` seats, without wrappers."""
     return BendolibEnv(rules, players, render_mode)
+
+
+def env(
+    rules: RuleSet | str = "basic",
+    players: int = 2,
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """
+    A new environment for ``rules`` with ``players`` seats, wrapped as PettingZoo's
+    classic games are; with ``illegal_reward``, an illegal action ends the episode.
+    """
+    wrapped: Any = raw_env(rules, players, render_mode)
+    if illegal_reward is not None:
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+__all__ = ["BendolibEnv", "env", "raw_env"]

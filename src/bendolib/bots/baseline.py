@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import attrs
 
 from bendolib.geometry.board import Board
+from bendolib.geometry.chain import as_chain
 from bendolib.inference import fitting
 from bendolib.moves import DRAW, OPENING, Move, Place
 from bendolib.observation import Observation
@@ -31,7 +32,7 @@ def board_after(observation: Observation, move: Place) -> Board:
     geometry = observation.rules.geometry
     if move.end == OPENING:
         return geometry.open([(move.tile, move.inward)])
-    return geometry.place(
+    return as_chain(geometry).place(
         observation.board, move.end, move.tile, move.inward, move.shows, move.turn
     )
 

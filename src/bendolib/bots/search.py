@@ -6,7 +6,8 @@ For each decision the bot deals the hidden tiles again several times with
 every legal move in each of these worlds, plays the round out with a fast heuristic for
 every seat, and picks the move with the best total outcome: its side's points gained in
 the round minus the best other side's.  The same worlds are used for every move (common
-random numbers), so the comparison between moves is sharp.
+random numbers), so the comparison between moves is sharp.  The rollouts run in
+:func:`bendolib.playouts.playouts` (the compiled kernel when it is built).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import attrs
 from bendolib.engine import apply, legal_moves
 from bendolib.moves import DRAW, Move, Place
 from bendolib.observation import Observation
+from bendolib.playouts import playouts
 from bendolib.sampling import sample_state
 from bendolib.state import PLAYING, GameState
 
@@ -46,8 +48,13 @@ def rollout(state: GameState) -> GameState:
 
 def round_value(before: GameState, after: GameState, seat: int) -> int:
     """Points ``seat``'s side gained from ``before`` to ``after``, minus the best other side's."""
+    return scores_value(before, after.scores, seat)
+
+
+def scores_value(before: GameState, scores: Sequence[int], seat: int) -> int:
+    """:func:`round_value` for the match scores ``scores`` reached from ``before``."""
     sides = before.sides
-    gains = [a - b for a, b in zip(after.side_scores, before.side_scores, strict=True)]
+    gains = [sum(scores[s] - before.scores[s] for s in side) for side in sides]
     mine = next(i for i, side in enumerate(sides) if seat in side)
     others = [g for i, g in enumerate(gains) if i != mine]
     return gains[mine] - (max(others) if others else 0)
@@ -74,9 +81,11 @@ class SearchBot:
             return legal_moves[0]
         totals = [0] * len(legal_moves)
         seat = observation.player
+        moves = range(len(legal_moves))
         for _ in range(self.worlds):
             world = sample_state(observation, rng, forced_draws=self.forced_draws)
-            for j, move in enumerate(legal_moves):
-                totals[j] += round_value(world, rollout(apply(world, move)), seat)
+            # one rollout per legal move (the world lists the observation's moves)
+            for j, outcome in enumerate(playouts(world, policy="heaviest", first=moves)):
+                totals[j] += scores_value(world, outcome.scores, seat)
         best = max(range(len(legal_moves)), key=totals.__getitem__)
         return legal_moves[best]

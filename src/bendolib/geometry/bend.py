@@ -9,6 +9,7 @@ import attrs
 from bendolib.construct import fast_constructor
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, End, Placement
+from bendolib.geometry.chain import ChainGeometry
 from bendolib.geometry.lattice import COLLISION_MASKS, Position
 from bendolib.memo import remember
 from bendolib.moves import OPENING
@@ -124,7 +125,7 @@ def _tile_orientation(tile: Tile, first: int) -> tuple[int, int]:
 
 
 @attrs.frozen
-class BendGeometry:
+class BendGeometry(ChainGeometry):
     """Curved tiles on the hexagonal lattice: fit, collision, dead ends, closed loops."""
 
     name: str = "bend"

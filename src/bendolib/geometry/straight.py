@@ -8,6 +8,7 @@ import attrs
 
 from bendolib.construct import fast_constructor
 from bendolib.geometry.board import Board, End, Placement
+from bendolib.geometry.chain import ChainGeometry
 from bendolib.geometry.lattice import Position
 from bendolib.memo import remember
 from bendolib.moves import OPENING
@@ -22,7 +23,7 @@ _new_board = fast_constructor(Board)
 
 
 @attrs.frozen
-class StraightGeometry:
+class StraightGeometry(ChainGeometry):
     """
     Classic dominoes: no collision, an end is never blocked by the layout.
 

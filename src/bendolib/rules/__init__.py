@@ -14,11 +14,13 @@ from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import EffectPolicy, FaceEffects, NextDraws, Reverse
 from bendolib.rules.match import Match
+from bendolib.rules.penalties import DrawPenalties, Penalties
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import (
     EndsMultiple,
     FinishingOrder,
     HighestPlayScore,
+    MoveScoring,
     PlayScoring,
     RoundOutcome,
     RoundScore,
@@ -31,6 +33,14 @@ from bendolib.rules.starting import (
     HolderOf,
     StartDecision,
     StartPolicy,
+)
+from bendolib.rules.triangles import (
+    TRIANGLE_DOMINOES,
+    TRIOMINOES,
+    HighestTriple,
+    MostPlayPoints,
+    TriangleScoring,
+    TriominoesRoundScoring,
 )
 
 _REGISTRY: dict[str, RuleSet] = {}
@@ -106,7 +116,10 @@ for _classic in CLASSIC_RULESETS:
 __all__ = [
     "ACTION_SET",
     "BASIC",
+    "TRIANGLE_DOMINOES",
+    "TRIOMINOES",
     "Deal",
+    "DrawPenalties",
     "DrawPolicy",
     "EffectPolicy",
     "FaceEffects",
@@ -117,8 +130,12 @@ __all__ = [
     "FixedSeat",
     "HighestDouble",
     "HighestPlayScore",
+    "HighestTriple",
     "HolderOf",
     "Match",
+    "MostPlayPoints",
+    "MoveScoring",
+    "Penalties",
     "PlayScoring",
     "RoundOutcome",
     "RoundScore",
@@ -126,6 +143,8 @@ __all__ = [
     "RuleSet",
     "StartDecision",
     "StartPolicy",
+    "TriangleScoring",
+    "TriominoesRoundScoring",
     "WinnerTakesPips",
     "get",
     "names",

@@ -11,11 +11,13 @@ import attrs
 from bendolib.errors import RuleSetError
 from bendolib.geometry.base import Geometry
 from bendolib.geometry.bend import BendGeometry
+from bendolib.geometry.chain import ChainGeometry
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import EffectPolicy
 from bendolib.rules.match import Match
-from bendolib.rules.scoring import PlayScoring, RoundScoring
+from bendolib.rules.penalties import Penalties
+from bendolib.rules.scoring import MoveScoring, PlayScoring, RoundScoring
 from bendolib.rules.starting import FixedSeat, HighestDouble, HolderOf, StartPolicy
 from bendolib.tiles import TileSet
 
@@ -28,7 +30,16 @@ LIST_STRAIGHT = 1
 LIST_BEND = 2
 
 #: RuleSet fields that hold a policy whose own fields are parameters.
-_POLICIES = ("deal", "start", "draw", "round_scoring", "match", "play_scoring", "effects")
+_POLICIES = (
+    "deal",
+    "start",
+    "draw",
+    "round_scoring",
+    "match",
+    "play_scoring",
+    "effects",
+    "penalties",
+)
 
 
 def _frozenset(values: Any) -> frozenset[int]:
@@ -43,13 +54,24 @@ _PART_CLASSES: dict[str, type] = {
     "match": Match,
 }
 _PART_METHODS: dict[str, tuple[str, ...]] = {
-    "geometry": ("open", "place", "connected"),
+    "geometry": ("open",),
     "start": ("choose",),
     "round_scoring": ("score",),
-    "play_scoring": ("score",),
     "effects": ("after_place",),
+    "penalties": ("cost",),
 }
-_OPTIONAL_PARTS = ("play_scoring", "effects")
+#: Parts that need one of several sets of methods.
+_PART_EITHER: dict[str, tuple[tuple[str, ...], ...]] = {
+    # the whole Geometry protocol, or a chain geometry's own three methods
+    "geometry": (("placements", "fits", "play"), ("place", "connected")),
+    "play_scoring": (("score",), ("score_move",)),
+}
+_OPTIONAL_PARTS = ("play_scoring", "effects", "penalties")
+
+
+def is_chain(geometry: object) -> bool:
+    """True for a chain geometry (tiles laid at open ends, moves ``Place``)."""
+    return isinstance(geometry, ChainGeometry) or not hasattr(geometry, "placements")
 
 
 def _check_parts(rules: RuleSet) -> None:
@@ -65,6 +87,13 @@ def _check_parts(rules: RuleSet) -> None:
             continue
         if not all(callable(getattr(value, m, None)) for m in methods):
             raise RuleSetError(f"{part} must have {', '.join(methods)}: {value!r}")
+    for part, choices in _PART_EITHER.items():
+        value = getattr(rules, part)
+        if value is None and part in _OPTIONAL_PARTS:
+            continue
+        if not any(all(callable(getattr(value, m, None)) for m in ms) for ms in choices):
+            wanted = " or ".join(", ".join(ms) for ms in choices)
+            raise RuleSetError(f"{part} must have {wanted}: {value!r}")
 
 
 def _matches(hint: Any, value: Any) -> bool:
@@ -117,7 +146,8 @@ class RuleSet:
       tiles' arrow and plus), or None;
     * ``closing``: a placement whose far end would meet another open end of the chain
       (both ends connect) is legal only when the number it shows there equals that
-      end's number (``"even"``: the joint matches), or whatever it shows (``"any"``).
+      end's number (``"even"``: the joint matches), or whatever it shows (``"any"``);
+    * ``penalties``: points a draw or a pass costs the player (Triominoes), or None.
 
     Parameters of the policies can be changed with :meth:`configure`.
     """
@@ -130,12 +160,13 @@ class RuleSet:
     draw: DrawPolicy
     round_scoring: RoundScoring
     match: Match
-    play_scoring: PlayScoring | None = None
+    play_scoring: PlayScoring | MoveScoring | None = None
     finish: Finish = "first_out"
     wild_faces: frozenset[int] = attrs.field(default=frozenset(), converter=_frozenset)
     effects: EffectPolicy | None = None
     closing: Closing = "even"
     description: str = attrs.field(default="", eq=False)
+    penalties: Penalties | None = None
     wild_mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
     """Bitmask of the tiles that carry a wild face (derived from ``wild_faces``)."""
     listing: int = attrs.field(init=False, eq=False, repr=False, hash=False)
@@ -152,12 +183,18 @@ class RuleSet:
             wild_mask |= self.tileset.with_face(face)
         object.__setattr__(self, "wild_mask", wild_mask)
         listing = LIST_GENERAL
-        if not wild_mask:
+        chain = is_chain(self.geometry)
+        if not wild_mask and chain:
             if not self.geometry.uses_bends:
                 listing = LIST_STRAIGHT
             elif type(self.geometry) is BendGeometry:
                 listing = LIST_BEND
         object.__setattr__(self, "listing", listing)
+        check_tileset = getattr(self.geometry, "check_tileset", None)
+        if check_tileset is not None:
+            check_tileset(self.tileset)
+        if self.wild_faces and not chain:
+            raise RuleSetError(f"wild faces need a chain geometry, not {self.geometry.name}")
         if self.finish not in ("first_out", "last_one_left"):
             raise RuleSetError(f"unknown finish {self.finish!r}")
         if self.closing not in ("even", "any"):

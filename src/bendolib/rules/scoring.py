@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import attrs
 
 from bendolib.errors import RuleSetError
+
+if TYPE_CHECKING:
+    from bendolib.geometry.board import Board
+    from bendolib.moves import Move
+    from bendolib.state import GameState
 
 
 @attrs.frozen
@@ -257,6 +262,18 @@ class PlayScoring(Protocol):
 
     def score(self, end_values: tuple[int, ...]) -> int:
         """Points for the player who just placed."""
+        ...
+
+
+class MoveScoring(Protocol):
+    """
+    Points a placement scores at once, from the placement itself and the board after
+    it (the triangles' tile sums, hexagons and bridges): a play scoring that looks at
+    more than the open ends.
+    """
+
+    def score_move(self, before: GameState, move: Move, board: Board) -> int:
+        """Points for the player to move in ``before``, who made ``move``."""
         ...
 
 

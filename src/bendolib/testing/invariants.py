@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import cast
 
 import attrs
 
@@ -25,7 +26,7 @@ from bendolib.observation import Observation
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
-from bendolib.rules.scoring import RoundOutcome, RoundScore
+from bendolib.rules.scoring import PlayScoring, RoundOutcome, RoundScore
 from bendolib.sampling import sample_state
 from bendolib.state import PLAYING, STATE_FIELDS, GameState
 
@@ -239,7 +240,7 @@ def scores_as_declared(before: GameState, move: Move, after: GameState) -> str |
     if any(v for seat, v in enumerate(play) if seat != before.current_player):
         return f"play points {_seq(play)} went to a player other than the mover"
     if rules.play_scoring is not None and isinstance(move, Place) and any(play):
-        declared = rules.play_scoring.score(after.board.values)
+        declared = cast(PlayScoring, rules.play_scoring).score(after.board.values)
         if play[before.current_player] != declared:
             return (
                 f"the placement scored {play[before.current_player]} in play; "

@@ -1,0 +1,35 @@
+"""Types of the compiled kernel (``_kernel.c``); see :mod:`bendolib.playouts`."""
+
+from typing import Any
+
+MAX_TILES: int
+MAX_PLAYERS: int
+
+class UnsupportedError(Exception):
+    """A rule set, state or event the kernel leaves to the Python engine."""
+
+def compile(spec: tuple[Any, ...], /) -> object:
+    """A compiled rule set for one player count (see bendolib._kernel_input.spec_tuple)."""
+
+def run(
+    spec: object,
+    state: tuple[Any, ...],
+    count: int,
+    policy: int,
+    seed: int,
+    until_match: bool,
+    record: bool,
+    first: tuple[int, ...] | None,
+    outcome: type[tuple[Any, ...]],
+    /,
+) -> list[Any]:
+    """``count`` playouts from ``state``, as instances of the ``outcome`` class."""
+
+def listing(spec: object, state: tuple[Any, ...], /) -> tuple[tuple[int, ...], ...]:
+    """The legal moves as (kind, end, tile, inward, shows, turn)."""
+
+def perft(spec: object, state: tuple[Any, ...], depth: int, /) -> int:
+    """The number of move sequences of length ``depth``."""
+
+def walk(spec: object, state: tuple[Any, ...], steps: int, stride: int, /) -> list[int]:
+    """Legal-move counts along the game in which move k takes index stride * k mod count."""

@@ -1,0 +1,150 @@
+"""
+Whole playouts from any state, in compiled code when the kernel is built.
+
+:func:`playouts` plays a state out to the end of its round (or match) many times, with
+one policy for every seat, and returns each playout's :class:`Outcome`.  The moves are
+exactly those of :func:`bendolib.playouts_reference.reference_playouts` on the Python
+engine, which is the specification (the same seed gives the same moves, the same
+outcomes): the compiled kernel ``bendolib._kernel`` plays the built-in rule sets and
+geometries, and anything it does not know is played by the Python engine, transparently.
+
+The kernel is chosen at import, as msgpack does: when ``bendolib._kernel`` cannot be
+imported (no compiler when the package was installed), or the environment variable
+``BENDOLIB_PURE_PYTHON`` is set to a non-empty value other than ``0``, every playout runs
+on the Python engine.  :data:`KERNEL` says which.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from bendolib._kernel_input import NotForKernelError, spec_tuple, state_tuple
+from bendolib.playouts_reference import (
+    POLICIES,
+    UNTIL,
+    Outcome,
+    PlayoutError,
+    check_arguments,
+    reference_playouts,
+)
+from bendolib.rules.ruleset import RuleSet
+from bendolib.state import GameState
+
+
+def _load_kernel() -> ModuleType | None:
+    if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from bendolib import _kernel
+    except ImportError:
+        return None
+    return _kernel
+
+
+_kernel = _load_kernel()
+
+#: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
+KERNEL = _kernel is not None
+
+_POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
+
+#: Compiled rule sets by (id of the rule set, players): the rule set (so that its id stays
+#: unique while memoised) and the compiled spec, or the reason it is not compiled.
+_SPECS: dict[tuple[int, int], tuple[RuleSet, Any, str]] = {}
+
+
+def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
+    """The kernel's compiled ``rules`` for ``players`` (None and the reason when it has none)."""
+    key = (id(rules), players)
+    found = _SPECS.get(key)
+    if found is None or found[0] is not rules:
+        spec: Any = None
+        reason = ""
+        if _kernel is None:
+            reason = "the compiled kernel is not loaded"
+        else:
+            try:
+                spec = _kernel.compile(spec_tuple(rules, players))
+            except NotForKernelError as exc:
+                reason = str(exc)
+            except _kernel.UnsupportedError as exc:
+                reason = str(exc)
+        if len(_SPECS) >= 256:
+            _SPECS.clear()
+        found = (rules, spec, reason)
+        _SPECS[key] = found
+    return found[1], found[2]
+
+
+def kernel_reason(rules: RuleSet, players: int) -> str | None:
+    """
+    Why playouts of ``rules`` with ``players`` run on the Python engine, or None when the
+    compiled kernel plays them.
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"kernel_reason needs a RuleSet, not {type(rules).__name__}")
+    spec, reason = _compiled(rules, players)
+    return None if spec is not None else reason
+
+
+def playouts(
+    state: GameState,
+    count: int | None = None,
+    *,
+    policy: str = "random",
+    seed: int = 0,
+    until: str = "round",
+    record: bool = False,
+    first: Sequence[int] | None = None,
+) -> tuple[Outcome, ...]:
+    """
+    ``count`` playouts from ``state`` (1 by default), each to the end of the round
+    (``until="round"``) or of the match (``"match"``), every seat following ``policy``
+    (``"random"``, ``"heaviest"`` or ``"greedy"``, see
+    :mod:`bendolib.playouts_reference`).  Playout ``i`` draws its random choices from
+    ``SplitMix64(derive_seed(seed, i))``.
+
+    ``first`` lists, per playout, the index into ``legal_moves(state)`` of its first move
+    (then ``count`` may be left out); ``record=True`` keeps every move's index in
+    ``Outcome.choices``.  The same arguments give the same outcomes with or without the
+    compiled kernel.  The kernel plays without holding the GIL, so playouts in several
+    threads run in parallel.
+    """
+    count = check_arguments(state, count, policy, seed, until, first)
+    if _kernel is not None:
+        spec, _ = _compiled(state.context.rules, state.context.players)
+        if spec is not None:
+            try:
+                return tuple(
+                    _kernel.run(
+                        spec,
+                        state_tuple(state),
+                        count,
+                        _POLICY_CODES[policy],
+                        seed & 0xFFFFFFFFFFFFFFFF,
+                        until == "match",
+                        bool(record),
+                        None if first is None else tuple(first),
+                        Outcome,
+                    )
+                )
+            except (_kernel.UnsupportedError, NotForKernelError):
+                pass  # a position or an event the kernel leaves to the engine
+    return reference_playouts(
+        state, count, policy=policy, seed=seed, until=until, record=record, first=first
+    )
+
+
+__all__ = [
+    "KERNEL",
+    "POLICIES",
+    "UNTIL",
+    "Outcome",
+    "PlayoutError",
+    "kernel_reason",
+    "playouts",
+    "reference_playouts",
+]

@@ -1,0 +1,122 @@
+"""The Gymnasium adapter (issue 16, point 2): one seat against bots, with action masks."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+gymnasium: Any = pytest.importorskip("gymnasium", reason="needs the gymnasium extra")
+np: Any = pytest.importorskip("numpy")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import bendolib  # noqa: E402
+from bendolib import rules  # noqa: E402
+from bendolib.adapters import gymnasium as adapter  # noqa: E402
+from bendolib.encoding import action_count, encode  # noqa: E402
+from bendolib.errors import IllegalMoveError  # noqa: E402
+
+
+def test_every_rule_set_has_an_id() -> None:
+    assert adapter.env_id("basic") == "bendolib/Basic-v0"
+    assert adapter.env_id("bendo-all-in-actions") == "bendolib/BendoAllInActions-v0"
+    for name in rules.names():
+        assert adapter.env_id(name) in gymnasium.registry
+    env = gymnasium.make("bendolib.adapters.gymnasium:bendolib/AllFive-v0", players=3)
+    assert env.unwrapped.rules.name == "all-five" and env.unwrapped.players == 3
+
+
+@pytest.mark.parametrize(
+    ("ident", "kwargs"),
+    [
+        ("bendolib/Basic-v0", {}),
+        ("bendolib/AllFive-v0", {"players": 3, "opponents": "random"}),
+        ("bendolib/ClassicDraw-v0", {"episode": "match", "seat": "random"}),
+        ("bendolib/BendoAllInActions-v0", {"skip_forced": False}),
+    ],
+)
+def test_check_env_passes_without_a_warning(ident: str, kwargs: dict[str, Any]) -> None:
+    env = gymnasium.make(ident, **kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def test_a_masked_random_agent_plays_whole_episodes() -> None:
+    env = gymnasium.make("bendolib/Basic-v0", opponents="greedy")
+    rng = np.random.default_rng(1)
+    for episode in range(3):
+        observation, info = env.reset(seed=episode)
+        total, done = 0.0, False
+        while not done:
+            mask = observation["action_mask"]
+            assert np.array_equal(mask, info["action_mask"]) and mask.sum() >= 1
+            state = env.unwrapped.game_state
+            assert tuple(observation["observation"]) == encode(state.observation(0))
+            assert mask.sum() == len(bendolib.legal_moves(state))
+            observation, reward, done, truncated, info = env.step(
+                int(rng.choice(np.flatnonzero(mask)))
+            )
+            total += reward
+            assert not truncated
+        state = env.unwrapped.game_state
+        assert state.is_round_over
+        gains = state.scores  # one round from 0-0: the gains are the scores
+        assert total == pytest.approx(gains[0] - sum(gains) / 2)
+    assert observation["action_mask"].sum() == 0
+
+
+def test_the_same_seed_and_actions_give_the_same_episode() -> None:
+    def episode(seed: int) -> list[Any]:
+        env = adapter.BendolibGymEnv("basic", opponents="search", seat="random")
+        observation, _ = env.reset(seed=seed)
+        seen = [env.seat, observation["observation"].tolist()]
+        done = False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, reward, done, _, _ = env.step(action)
+            seen += [action, reward]
+        return seen
+
+    assert episode(4) == episode(4) and episode(4) != episode(5)
+
+
+def test_an_illegal_action_is_penalised_or_refused() -> None:
+    env = adapter.BendolibGymEnv("basic")
+    observation, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, done, _, info = env.step(illegal)
+    assert done and reward == -env.reward_bound and info["illegal_action"]
+    strict = adapter.BendolibGymEnv("basic", illegal="raise")
+    strict.reset(seed=2)
+    with pytest.raises(IllegalMoveError):
+        strict.step(illegal)
+
+
+def test_a_match_episode_rewards_every_round() -> None:
+    ruleset = rules.get("basic", target=200)
+    env = adapter.BendolibGymEnv(ruleset, opponents=["random"], episode="match")
+    observation, _ = env.reset(seed=3)
+    total, done, rewards = 0.0, False, 0
+    while not done:
+        observation, reward, done, _, _ = env.step(
+            int(np.flatnonzero(observation["action_mask"])[0])
+        )
+        total += reward
+        rewards += reward != 0
+    state = env.game_state
+    assert state is not None
+    assert state.is_game_over and state.round_number > 1 and rewards > 1
+    assert total == pytest.approx((state.scores[0] - state.scores[1]) / 2)
+
+
+def test_the_constructor_checks_its_arguments() -> None:
+    with pytest.raises(bendolib.BendolibError, match="opponents"):
+        adapter.BendolibGymEnv("basic", players=3, opponents=["greedy"])
+    with pytest.raises(bendolib.BendolibError, match="seat"):
+        adapter.BendolibGymEnv("basic", seat=2)
+    env = adapter.BendolibGymEnv("all-five", players=3)
+    assert env.action_space.n == action_count(rules.get("all-five"))

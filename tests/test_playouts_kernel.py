@@ -1,0 +1,425 @@
+"""The compiled playout kernel against its specification, the Python engine.
+
+The differential tests play the same playouts (same state, policy and seed) in the kernel
+and in :func:`bendolib.playouts_reference.reference_playouts` and compare every move and
+outcome; they call the kernel directly, so a silent fallback cannot pass them.  CI plays a
+few hundred playouts per built-in rule set and player count; the long profile plays
+``BENDOLIB_DIFFERENTIAL`` (e.g. 10000) random playouts of each, and proportionally more of
+the rest (heaviest and greedy from 50 positions, 10 whole matches per policy):
+
+    BENDOLIB_DIFFERENTIAL=10000 pytest -q tests/test_playouts_kernel.py -k differential
+
+Without the kernel (``BENDOLIB_PURE_PYTHON=1``, or no compiler) these tests are skipped
+and the rest of the suite runs on the Python engine.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bendolib
+from bendolib import GameState, Move, Place, apply, legal_moves, new_game
+from bendolib import playouts as kernel_api
+from bendolib._kernel_input import spec_tuple, state_tuple
+from bendolib.moves import Draw, NextRound, Pass
+from bendolib.playouts_reference import Outcome, reference_playouts
+from bendolib.rng import SplitMix64
+from bendolib.rules.ruleset import RuleSet
+from bendolib.testing import strategies
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "perft"))
+
+from perft_core import ALONG, rules_named, start_position
+
+needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
+
+#: Playouts per built-in rule set and player count: a few hundred in CI.
+PER_CONFIG = int(os.environ.get("BENDOLIB_DIFFERENTIAL", "200"))
+
+CONFIGS = [
+    (name, players)
+    for name in bendolib.rules.names()
+    for players in bendolib.rules.get(name).player_counts
+]
+
+
+def kernel_playouts(
+    state: GameState,
+    count: int,
+    policy: str = "random",
+    seed: int = 0,
+    until: str = "round",
+    first: tuple[int, ...] | None = None,
+) -> tuple[Outcome, ...]:
+    """The kernel's playouts, called directly (no fallback), every move recorded."""
+    spec, reason = kernel_api._compiled(state.rules, state.players)
+    assert spec is not None, reason
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    return tuple(
+        kernel.run(
+            spec,
+            state_tuple(state),
+            count,
+            kernel_api.POLICIES.index(policy),
+            seed & (2**64 - 1),
+            until == "match",
+            True,
+            first,
+            Outcome,
+        )
+    )
+
+
+def compile_for(rules: RuleSet, players: int) -> Any:
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    return kernel.compile(spec_tuple(rules, players))
+
+
+def code(rules: RuleSet, move: Move) -> tuple[int, ...]:
+    """A move as the kernel lists it: (kind, end, tile, inward, shows, turn)."""
+    if isinstance(move, Place):
+        index = rules.tileset.index(move.tile)
+        return (0, move.end, index, move.inward, move.shows, move.turn)
+    kind = {Draw: 1, Pass: 2, NextRound: 3}[type(move)]
+    return (kind, 0, 0, 0, 0, 0)
+
+
+def starts(name: str, players: int, count: int) -> list[GameState]:
+    """Fresh deals and positions along random games (every round phase included)."""
+    rules = bendolib.rules.get(name)
+    out = []
+    for seed in range(count):
+        state = new_game(rules, players, seed=seed)
+        rng = SplitMix64(seed)
+        for _ in range(rng.below(40)):
+            legal = legal_moves(state)
+            if not legal:
+                break
+            state = apply(state, legal[rng.below(len(legal))])
+        out.append(state)
+    return out
+
+
+def assert_same(expected: tuple[Outcome, ...], got: tuple[Outcome, ...], what: str) -> None:
+    assert len(expected) == len(got), what
+    for i, (a, b) in enumerate(zip(expected, got, strict=True)):
+        if a != b:
+            ca, cb = a.choices or (), b.choices or ()
+            k = next((j for j in range(min(len(ca), len(cb))) if ca[j] != cb[j]), None)
+            pytest.fail(f"{what}, playout {i}: first different move {k}\n{a}\n{b}")
+
+
+# -- the differential test ---------------------------------------------------------------
+
+
+@needs_kernel
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_differential_random_playouts(name: str, players: int) -> None:
+    """Random playouts from fresh deals and mid-round positions: the same moves and outcomes."""
+    states = starts(name, players, 4)
+    per_state = max(1, PER_CONFIG // len(states))
+    for k, state in enumerate(states):
+        seed = 1000 * k + 7
+        expected = reference_playouts(state, per_state, seed=seed, record=True)
+        assert_same(expected, kernel_playouts(state, per_state, seed=seed), f"{name} {players}p")
+
+
+@needs_kernel
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_differential_heaviest_and_greedy(name: str, players: int) -> None:
+    """The deterministic policies, each from several positions, first moves forced."""
+    count = max(4, PER_CONFIG // 200)
+    for state in starts(name, players, count):
+        if state.is_round_over:
+            continue
+        listed = len(legal_moves(state))
+        first = tuple(range(listed))
+        for policy in ("heaviest", "greedy"):
+            expected = reference_playouts(state, policy=policy, record=True, first=first)
+            got = kernel_playouts(state, listed, policy=policy, first=first)
+            assert_same(expected, got, f"{name} {players}p {policy}")
+
+
+@needs_kernel
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_differential_whole_matches(name: str, players: int) -> None:
+    """Playouts to the end of the match: the next rounds' deals and starts too."""
+    count = max(2, PER_CONFIG // 1000)
+    for k, state in enumerate(starts(name, players, 2)):
+        for policy in ("random", "greedy"):
+            expected = reference_playouts(
+                state, count, policy=policy, seed=k, until="match", record=True
+            )
+            got = kernel_playouts(state, count, policy=policy, seed=k, until="match")
+            assert_same(expected, got, f"{name} {players}p {policy} to the end of the match")
+            assert all(o.phase == bendolib.state.GAME_OVER for o in got)
+
+
+@needs_kernel
+@settings(max_examples=60)
+@given(st.data())
+def test_differential_configured_rule_sets(data: st.DataObject) -> None:
+    """Any parameters of the built-in rule sets: the same listing and playouts."""
+    rules = data.draw(strategies.rulesets(configured=True))
+    state = data.draw(strategies.game_states(rules, max_moves=60))
+    if kernel_api.kernel_reason(rules, state.players) is not None:
+        return  # more tiles than the kernel holds: the Python engine plays it
+    spec = compile_for(rules, state.players)
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    listed = tuple(code(rules, m) for m in legal_moves(state))
+    assert kernel.listing(spec, state_tuple(state)) == listed
+    for until in ("round", "match"):
+        expected = reference_playouts(state, 3, seed=5, until=until, record=True)
+        assert_same(expected, kernel_playouts(state, 3, seed=5, until=until), rules.name)
+
+
+@needs_kernel
+@settings(max_examples=200)
+@given(strategies.game_states())
+def test_listing_is_the_engines(state: GameState) -> None:
+    """On any reachable state the kernel lists legal_moves, in its order."""
+    spec = compile_for(state.rules, state.players)
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    listed = tuple(code(state.rules, m) for m in legal_moves(state))
+    assert kernel.listing(spec, state_tuple(state)) == listed
+
+
+# -- the perft vectors, replayed in the kernel ----------------------------------------
+
+
+def perft_vectors() -> list[tuple[str, list[str], list[list[str]]]]:
+    """The perft vectors of the rule sets the kernel plays (not the triangles')."""
+    from test_perft import load
+
+    return [
+        vector
+        for vector in load()
+        if kernel_api.kernel_reason(rules_named(vector[1][1]), int(vector[1][2])) is None
+    ]
+
+
+@needs_kernel
+@pytest.mark.parametrize(("name", "header", "expected"), perft_vectors(), ids=lambda v: str(v)[:40])
+def test_perft_vectors_in_the_kernel(
+    name: str, header: list[str], expected: list[list[str]]
+) -> None:
+    """tests/perft: the kernel's move trees and move counts are the frozen ones."""
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    kind, rules, players, seed = header[0], header[1], int(header[2]), int(header[3])
+    spec = compile_for(rules_named(rules), players)
+    if kind == "position":
+        state = start_position(rules, players, seed, int(header[4]))
+        for _, depth, count in expected:
+            assert kernel.perft(spec, state_tuple(state), int(depth)) == int(count), name
+    else:
+        state = new_game(rules_named(rules), players, seed=seed)
+        assert kernel.walk(spec, state_tuple(state), 80, 7) == [int(c) for c in header[4:]]
+
+
+def test_perft_along_vectors_are_listed() -> None:
+    assert {(r, p, s) for r, p, s, _ in ALONG} <= {
+        (h[1], int(h[2]), int(h[3])) for _, h, _ in perft_vectors() if h[0] == "along"
+    }
+
+
+# -- the public API, with or without the kernel ----------------------------------------
+
+
+@pytest.mark.parametrize("name", ["basic", "all-five", "bendo-all-in-actions", "domino-pairs"])
+def test_playouts_agree_with_the_reference(name: str) -> None:
+    """playouts() (the kernel when loaded) gives the reference's outcomes."""
+    rules = bendolib.rules.get(name)
+    state = new_game(rules, rules.player_counts[-1], seed=3)
+    for policy in kernel_api.POLICIES:
+        got = kernel_api.playouts(state, 5, policy=policy, seed=9, record=True)
+        assert got == reference_playouts(state, 5, policy=policy, seed=9, record=True)
+        assert all(o.phase != bendolib.state.PLAYING and o.moves > 0 for o in got)
+
+
+def test_every_built_in_rule_set_runs_in_the_kernel() -> None:
+    """No built-in rule set falls back (a new rule parameter must be taught to the kernel)."""
+    if not kernel_api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    for name, players in CONFIGS:
+        assert kernel_api.kernel_reason(bendolib.rules.get(name), players) is None, name
+
+
+def test_outcome_summarises_the_final_state() -> None:
+    state = new_game(bendolib.rules.get("basic"), 2, seed=11)
+    (outcome,) = kernel_api.playouts(state, seed=4, record=True)
+    assert outcome.choices is not None
+    final = state
+    for k in outcome.choices:
+        final = apply(final, legal_moves(final)[k])
+    result = final.last_result
+    assert result is not None
+    assert outcome.scores == final.scores and outcome.phase == final.phase
+    assert (outcome.blocked, outcome.order, outcome.points) == (
+        result.blocked,
+        result.order,
+        result.points,
+    )
+    assert outcome.moves == len(outcome.choices) == len(final.history)
+
+
+def test_same_seed_same_playouts_other_seed_others() -> None:
+    state = new_game(bendolib.rules.get("basic"), 3, seed=2)
+    first = kernel_api.playouts(state, 20, seed=1, record=True)
+    assert first == kernel_api.playouts(state, 20, seed=1, record=True)
+    assert first != kernel_api.playouts(state, 20, seed=2, record=True)
+    assert len({o.choices for o in first}) > 10
+
+
+def test_first_moves_are_played_first() -> None:
+    state = new_game(bendolib.rules.get("classic-draw"), 2, seed=4)
+    state = apply(state, legal_moves(state)[0])
+    listed = legal_moves(state)
+    got = kernel_api.playouts(state, policy="heaviest", first=range(len(listed)), record=True)
+    assert [o.choices[0] for o in got if o.choices] == list(range(len(listed)))
+
+
+def test_finished_rounds_play_nothing_or_the_next_round() -> None:
+    state = new_game(bendolib.rules.get("first-out"), 2, seed=1)
+    while not state.is_round_over:
+        state = apply(state, legal_moves(state)[0])
+    (done,) = kernel_api.playouts(state, until="round")
+    assert done.moves == 0 and done.scores == state.scores
+    if not state.is_game_over:
+        (later,) = kernel_api.playouts(state, until="match", record=True)
+        assert later.choices is not None and later.choices[0] == 0  # next
+        assert later.phase == bendolib.state.GAME_OVER
+
+
+def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
+    """More tiles than 64, or a geometry of the user's: the Python engine plays."""
+    from bendolib.geometry.straight import StraightGeometry
+
+    class Line(StraightGeometry):
+        pass
+
+    big = bendolib.rules.get("classic-draw").configure(tileset=bendolib.rules.classic.DOUBLE_TWELVE)
+    mine = bendolib.rules.get("classic-block").configure(geometry=Line())
+    for rules in (big, mine):
+        if kernel_api.KERNEL:
+            assert kernel_api.kernel_reason(rules, 2)
+        state = new_game(rules, 2, seed=1)
+        got = kernel_api.playouts(state, 3, seed=2, record=True)
+        assert got == reference_playouts(state, 3, seed=2, record=True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"policy": "best"}, kernel_api.PlayoutError),
+        ({"until": "forever"}, kernel_api.PlayoutError),
+        ({"count": -1}, kernel_api.PlayoutError),
+        ({"count": 2, "first": [0]}, kernel_api.PlayoutError),
+        ({"first": [99]}, kernel_api.PlayoutError),
+        ({"count": "3"}, TypeError),
+        ({"seed": 1.5}, TypeError),
+        ({"first": ["0"]}, TypeError),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:
+    state = new_game(bendolib.rules.get("basic"), 2, seed=1)
+    with pytest.raises(error):
+        kernel_api.playouts(state, **kwargs)
+
+
+def test_a_state_is_required() -> None:
+    with pytest.raises(TypeError, match="GameState"):
+        kernel_api.playouts("basic")  # type: ignore[arg-type]
+
+
+def test_the_environment_variable_forces_the_python_engine() -> None:
+    code_ = "import bendolib.playouts as p; print(p.KERNEL)"
+    env = dict(os.environ, BENDOLIB_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", code_], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+# -- the policies are the bots' ------------------------------------------------------
+
+
+@settings(max_examples=60)
+@given(strategies.game_states(allow_game_over=False))
+def test_policies_choose_as_the_bots(state: GameState) -> None:
+    """The "heaviest" policy is the search bot's rollout policy, "greedy" the greedy bot's."""
+    from bendolib.bots.baseline import GreedyBot
+    from bendolib.bots.search import heaviest_move
+    from bendolib.playouts_reference import greedy_index, heaviest_index
+
+    legal = legal_moves(state)
+    assert legal[heaviest_index(legal)] == heaviest_move(legal)
+    if state.is_round_over:
+        return
+    import random
+
+    chosen = GreedyBot().choose(state.observation(state.current_player), legal, random.Random(0))
+    assert legal[greedy_index(state, legal)] == chosen
+
+
+# -- the search bot's rollouts ----------------------------------------------------------
+
+
+@settings(max_examples=30)
+@given(strategies.game_states(allow_game_over=False), st.integers(0, 2**32))
+def test_sampled_worlds_list_the_observed_moves(state: GameState, seed: int) -> None:
+    """The search bot plays legal_moves(world)[j] for the observed move j: they are equal."""
+    import random
+
+    if state.is_round_over:
+        return
+    observation = state.observation(state.current_player)
+    world = bendolib.sample_state(observation, random.Random(seed), forced_draws=True)
+    assert legal_moves(world) == legal_moves(state)
+
+
+def test_search_bot_chooses_as_with_the_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rollouts in the kernel change the bot's speed, never its choices."""
+    import random
+
+    from bendolib.bots import search
+
+    bot = search.SearchBot(worlds=3)
+    state = new_game(bendolib.rules.get("all-five"), 2, seed=8)
+    seen: list[Move] = []
+    while not state.is_round_over:
+        legal = legal_moves(state)
+        observation = state.observation(state.current_player)
+        fast = bot.choose(observation, legal, random.Random(len(seen)))
+        with monkeypatch.context() as patch:
+            patch.setattr(search, "playouts", reference_playouts)
+            slow = bot.choose(observation, legal, random.Random(len(seen)))
+        assert fast == slow
+        seen.append(fast)
+        state = apply(state, fast)
+    assert len(seen) > 5
+
+
+@needs_kernel
+def test_playouts_in_threads_are_the_serial_ones() -> None:
+    """The kernel plays without the GIL: threads at once get what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [new_game(bendolib.rules.get(name), 2, seed=5) for name in ("basic", "all-five")]
+    jobs = [(state, seed) for state in states for seed in range(6)]
+    serial = [kernel_api.playouts(state, 1500, seed=seed, record=True) for state, seed in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(
+            pool.map(lambda job: kernel_api.playouts(job[0], 1500, seed=job[1], record=True), jobs)
+        )
+    assert threaded == serial
