@@ -5,6 +5,13 @@ every player count it allows, sharing ``--moves`` equally between those combinat
 on ``--jobs`` worker processes, until each has played its share.  Stops at the first
 violated invariant and prints it with the seed and moves that reproduce it (exit 1).
 
+Each batch also plays ``--forged-games`` more games and, in every state, offers ``apply``
+forged moves: moves of other states, a legal placement with its end, turn, inward face
+or named value changed, tiles the player does not hold, a draw, pass or next that is not
+legal.  Every one must be refused with ``IllegalMoveError`` (one accepted is a violation).
+The workers' resident memory (RSS) is printed as the run goes, to show that the engine's
+memo tables reach a plateau.
+
     PYTHONPATH=src python bench/soak.py --moves 1000000 --jobs 2
 
 Not part of the test suite (it takes a while); docs/testing.md records the last run.
@@ -13,17 +20,23 @@ Not part of the test suite (it takes a while); docs/testing.md records the last 
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import resource
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
 
 import attrs
 
 import bendolib
+from bendolib import DRAW, NEXT_ROUND, PASS, GameState, IllegalMoveError, Move, Place
 from bendolib.rng import derive_seed
 from bendolib.testing import CheckReport, check_ruleset
 from bendolib.testing.checker import DEFAULT_SPACING
+from bendolib.tiles import LEFT, RIGHT
 
 
 @attrs.frozen
@@ -41,20 +54,114 @@ class Tally:
     rounds: int = 0
     moves: int = 0
     batches: int = 0
+    forged: int = 0
+
+
+@attrs.frozen
+class BatchResult:
+    """A batch's check report, its forged moves (all refused, or the first accepted) and RSS."""
+
+    report: CheckReport
+    forged: int
+    accepted: str | None
+    pid: int
+    rss: int
+    memo: int
+
+
+def memo_entries() -> int:
+    """Entries in the engine's memo tables (each bounded by ``bendolib.memo.LIMIT``)."""
+    from bendolib import inference, placing
+    from bendolib.geometry import bend, straight
+
+    tilesets = {id(r.tileset): r.tileset for r in map(bendolib.rules.get, bendolib.rules.names())}
+    tables: list[dict[Any, Any]] = [ts._memo for ts in tilesets.values()]
+    tables += [bend._SLOTS, bend._STEPS, bend._ENDS, bend._PLACEMENTS, straight._PLACEMENTS]
+    tables += [placing._OPENINGS]
+    tables += [held[1] for held in placing._CLOSINGS.values()]
+    tables += [held[1] for held in inference._FITS.values()]
+    return sum(len(table) for table in tables)
+
+
+def rss_bytes() -> int:
+    """This process's resident memory now (Linux), else its peak."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def forgeries(
+    state: GameState, legal: tuple[Move, ...], others: list[Move], rng: random.Random
+) -> Iterator[Move]:
+    """Moves forged for ``state`` (some may happen to be legal: the caller skips those)."""
+    places = [m for m in legal if isinstance(m, Place)]
+    tiles = state.rules.tileset.tiles
+    held = state.hand_masks[state.current_player]
+    for move in rng.sample(others, min(3, len(others))):
+        yield move  # a move of another state
+    for move in rng.sample(places, min(2, len(places))):
+        yield attrs.evolve(move, end=move.end + rng.choice((-1, 1, len(state.board.ends))))
+        yield attrs.evolve(move, turn=LEFT if move.turn == RIGHT else RIGHT)
+        yield attrs.evolve(move, inward=move.tile.b if move.inward == move.tile.a else move.tile.a)
+        yield attrs.evolve(move, shows=move.shows + 1)
+    ends = state.board.ends
+    for _ in range(2):
+        i = rng.randrange(len(tiles))
+        if held >> i & 1:
+            continue
+        tile = tiles[i]  # a tile the player does not hold, laid where its face fits
+        e = rng.randrange(len(ends)) if ends else -1
+        inward = ends[e].value if ends and ends[e].value in (tile.a, tile.b) else tile.a
+        yield Place(
+            tile, e, inward, tile.b if inward == tile.a else tile.a, rng.choice((LEFT, RIGHT))
+        )
+    yield from (DRAW, PASS, NEXT_ROUND)
+
+
+def forge(rules: bendolib.RuleSet, players: int, seed: int, games: int) -> tuple[int, str | None]:
+    """
+    Play ``games`` random games, offering ``apply`` forged moves in every state: the
+    number refused, and the first one accepted (None when every one was refused).
+    """
+    rng = random.Random(seed)
+    refused = 0
+    others: list[Move] = []
+    for game in range(games):
+        state = bendolib.new_game(rules, players, derive_seed(seed, game))
+        while not state.is_game_over:
+            legal = bendolib.legal_moves(state)
+            for move in forgeries(state, legal, others, rng):
+                if move in legal:
+                    continue  # not a forgery after all
+                if rng.randrange(2):
+                    bendolib.legal_moves(state.origin or bendolib.new_game(rules, players, 0))
+                try:
+                    bendolib.apply(state, move)
+                except IllegalMoveError:
+                    refused += 1
+                    continue
+                return (
+                    refused,
+                    f"{rules.name}, {players} players: apply accepted {move} in\n{state}",
+                )
+            others = [*legal[:4], *others[:20]]
+            state = bendolib.apply(state, rng.choice(legal))
+    return refused, None
 
 
 def run_batch(
-    cell: Cell, batch: int, seed: int, games: int, spacing: dict[str, int]
-) -> CheckReport:
-    """Check ``games`` games of one cell; the batch's seed derives from the run's."""
+    cell: Cell, batch: int, seed: int, games: int, spacing: dict[str, int], forged_games: int
+) -> BatchResult:
+    """Check ``games`` games of one cell, and forge moves in ``forged_games`` more."""
     rules = bendolib.rules.get(cell.rules)
-    return check_ruleset(
-        rules,
-        games=games,
-        seed=derive_seed(seed, cell.index, batch),
-        players=cell.players,
-        spacing=spacing,
+    batch_seed = derive_seed(seed, cell.index, batch)
+    report = check_ruleset(
+        rules, games=games, seed=batch_seed, players=cell.players, spacing=spacing
     )
+    refused, accepted = forge(rules, cell.players, derive_seed(batch_seed, 1), forged_games)
+    return BatchResult(report, refused, accepted, os.getpid(), rss_bytes(), memo_entries())
 
 
 def parse_spacing(items: Sequence[str]) -> dict[str, int]:
@@ -80,6 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
     parser.add_argument("--games", type=int, default=10, help="games per batch (default 10)")
+    parser.add_argument(
+        "--forged-games", type=int, default=2, help="games with forged moves per batch (default 2)"
+    )
     parser.add_argument("--rules", nargs="*", help="rule sets (default: every registered one)")
     parser.add_argument(
         "--spacing",
@@ -102,13 +212,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     start = time.perf_counter()
     violation = None
+    accepted: str | None = None
     checked: dict[str, int] = {}
-    pending: dict[Future[CheckReport], Cell] = {}
+    pending: dict[Future[BatchResult], Cell] = {}
+    rss: dict[int, int] = {}
+    memo: dict[int, int] = {}
+    curve: list[tuple[int, float, int, int]] = []
     with ProcessPoolExecutor(args.jobs) as pool:
 
         def submit(cell: Cell) -> None:
             tally = tallies[cell]
-            future = pool.submit(run_batch, cell, tally.batches, args.seed, args.games, spacing)
+            future = pool.submit(
+                run_batch, cell, tally.batches, args.seed, args.games, spacing, args.forged_games
+            )
             tally.batches += 1
             pending[future] = cell
 
@@ -119,33 +235,50 @@ def main(argv: Sequence[str] | None = None) -> int:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 cell = pending.pop(future)
-                report = future.result()
+                result = future.result()
+                report = result.report
                 tally = tallies[cell]
                 tally.games += report.games
                 tally.rounds += report.rounds
                 tally.moves += report.moves
+                tally.forged += result.forged
+                rss[result.pid] = result.rss
+                memo[result.pid] = result.memo
                 for name, n in report.checks:
                     checked[name] = checked.get(name, 0) + n
                 if report.violation is not None and violation is None:
                     violation = report
-                if violation is None and tally.moves < share:
+                if result.accepted is not None and accepted is None:
+                    accepted = result.accepted
+                if violation is None and accepted is None and tally.moves < share:
                     submit(cell)
-            if violation is not None:
+            if violation is not None or accepted is not None:
                 for future in pending:
                     future.cancel()
                 break
             now = time.perf_counter()
             if now - last_report > 30:
                 total = sum(t.moves for t in tallies.values())
-                print(f"  {total:>10,} moves  {now - start:7.0f} s", flush=True)
+                forged = sum(t.forged for t in tallies.values())
+                biggest = max(rss.values()) if rss else 0
+                entries = max(memo.values()) if memo else 0
+                curve.append((total, now - start, biggest, entries))
+                print(
+                    f"  {total:>10,} moves  {forged:>11,} forged moves refused  "
+                    f"worker RSS {biggest / 2**20:6.1f} MB (largest of {len(rss)}), "
+                    f"memo {entries:,} entries  {now - start:7.0f} s",
+                    flush=True,
+                )
                 last_report = now
     elapsed = time.perf_counter() - start
 
-    print(f"\n{'rule set':24} {'players':>7} {'games':>7} {'rounds':>7} {'moves':>9}")
+    print(
+        f"\n{'rule set':24} {'players':>7} {'games':>7} {'rounds':>7} {'moves':>9} {'forged':>10}"
+    )
     for cell, tally in tallies.items():
         print(
             f"{cell.rules:24} {cell.players:>7} {tally.games:>7} {tally.rounds:>7} "
-            f"{tally.moves:>9,}"
+            f"{tally.moves:>9,} {tally.forged:>10,}"
         )
     games = sum(t.games for t in tallies.values())
     rounds = sum(t.rounds for t in tallies.values())
@@ -156,6 +289,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({moves / elapsed:,.0f} moves/s on {args.jobs} jobs)"
     )
     print("checks: " + ", ".join(f"{name} {n:,}" for name, n in checked.items()))
+    forged = sum(t.forged for t in tallies.values())
+    print(f"forged moves refused: {forged:,}; accepted: {0 if accepted is None else 1}")
+    if curve:
+        print(
+            "worker RSS over the run (largest worker, MB): "
+            + ", ".join(f"{moves:,} moves {size / 2**20:.1f}" for moves, _, size in curve)
+        )
+    if rss:
+        print(f"final worker RSS: {', '.join(f'{size / 2**20:.1f} MB' for size in rss.values())}")
+    if accepted is not None:
+        print(f"\nFORGED MOVE ACCEPTED\n{accepted}", file=sys.stderr)
+        return 1
     if violation is not None:
         print(f"\nVIOLATION\n{violation}", file=sys.stderr)
         return 1

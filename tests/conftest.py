@@ -7,6 +7,7 @@ not collected, and the summary says which files and why (tests/extras.py).
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,13 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """A line per test file and package module left out because an extra is missing."""
+    """
+    A line per test file and package module left out because an extra is missing; the
+    inputs tried by the adversarial suite when it ran (tests/adversarial/fuzz.py).
+    """
+    fuzz = sys.modules.get("fuzz")
+    if fuzz is not None:
+        fuzz.summary(terminalreporter)
     lines = [f"{path.relative_to(extras.ROOT)}: {why}" for path, why in sorted(_LEFT_OUT.items())]
     for path in sorted((extras.SOURCE / "bendolib").rglob("*.py")):
         missing = extras.missing_in_file(path)

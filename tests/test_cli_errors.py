@@ -74,11 +74,6 @@ def test_bad_record_files_give_one_line(
 LOADER_FAULTS = [p for p in BAD_FILES if p.id in ("deep-json", "5000-digits")]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="records.load raises RecursionError/ValueError here until issue 14.8 is fixed "
-    "(the hardening branch); the command still reports them in one line",
-)
 @pytest.mark.parametrize(("content", "message"), LOADER_FAULTS)
 def test_bad_record_files_are_library_errors(
     content: bytes,

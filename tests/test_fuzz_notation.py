@@ -42,6 +42,9 @@ def test_parse_move_raises_only_library_errors(state: GameState, text: Any) -> N
         move: Move = bendolib.parse_move(text, state)
     except BendolibError:
         return
+    except TypeError:
+        assert not isinstance(text, str)  # the API's edge: a move is written as a str
+        return
     assert move in bendolib.legal_moves(state)
 
 

@@ -102,7 +102,7 @@ def test_malformed_text_names_the_column(text: str, column: int, expected: str) 
 def test_empty_and_non_string_input() -> None:
     with pytest.raises(ParseError, match="empty move"):
         parse_move("   ", opened())
-    with pytest.raises(ParseError, match="a move is a string"):
+    with pytest.raises(TypeError, match="a move is written as a str, not int"):
         parse_move(5, opened())  # type: ignore[arg-type]
 
 

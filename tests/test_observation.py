@@ -14,7 +14,6 @@ from bendolib import engine, position_text, rules
 from bendolib.moves import Draw, Place
 from bendolib.observation import (
     HIDDEN,
-    UNKNOWN_TURN,
     Observation,
     _replayed_turns,
     stock_start,
@@ -200,8 +199,9 @@ def test_no_seat_beyond_the_table() -> None:
 
 
 def test_observation_of_a_position_loaded_mid_round() -> None:
-    """A state read back from position text has no history: its draws are still listed,
-    with UNKNOWN_TURN, and nobody else's drawn tile is shown."""
+    """A state read back from position text starts its known history there: its
+    observation's ``start`` is what the seat saw at that position, ``taken`` lists only
+    the draws made since, and nobody else's drawn tile is shown."""
     state = bendolib.new_game(rules.get("basic"), players=2, seed=3)
     rng = random.Random(3)
     while state.stock_size > 10 and not state.is_round_over:
@@ -211,7 +211,13 @@ def test_observation_of_a_position_loaded_mid_round() -> None:
     assert loaded.history == ()
     for seat in range(2):
         obs = loaded.observation(seat)
-        drawn = loaded.stock_pos - 14
-        assert len(obs.taken) == drawn
-        assert all(t.turn == UNKNOWN_TURN for t in obs.taken)
+        assert obs.taken == ()
+        assert obs.start is not None and obs.start.hand_mask == state.hand_masks[seat]
+        assert obs.start.stock_size == state.stock_size and obs.start.history == ()
+    later = loaded
+    while later.stock_pos == loaded.stock_pos and not later.is_round_over:
+        later = bendolib.apply(later, bendolib.legal_moves(later)[-1])
+    for seat in range(2):
+        obs = later.observation(seat)
+        assert len(obs.taken) == later.stock_pos - loaded.stock_pos
         assert all(t.tile == HIDDEN for t in obs.taken if t.player != seat)

@@ -140,7 +140,7 @@ def test_hand_written_position_with_a_stock() -> None:
         ("basic players=2 hands=-/- stock=- board=6-6*,6-1@0", "turn letter", "6-1"),
         ("basic players=2 hands=-/- stock=- board=6-6*,6-2@0L", "does not turn that way", "6-2"),
         ("basic players=2 hands=-/- stock=- board=6-6*,6-1@0L,5-5*", "opening tile after", "5-5"),
-        ("basic players=2 hands=-/- stock=- board=6-6*,6-6*", "on the board twice", "6-6*,"),
+        ("all-five players=2 hands=-/- stock=- board=6-6*,6-6*", "on the board twice", "6-6*,"),
         ("basic players=2 hands=-/- deck=1-1|2-2", "each of the 28 tiles", "1-1|"),
         ("basic players=2 hands=-/- deck=1-1|2-2,7-7", "no tile '7-7'", "7-7"),
         ("basic players=2 hands=-/- stock=- turn=5", "no player 5", "5"),

@@ -232,3 +232,30 @@ def test_the_markov_chain_fallback_is_consistent_and_close_to_uniform(
     assert set(counts) == set(decks)
     chi = sum((counts[d] - per_deck) ** 2 / per_deck for d in decks)
     assert chi < chi_square_limit(len(decks) - 1)
+
+
+def test_a_free_opening_says_nothing_about_the_other_hands() -> None:
+    """
+    Regression (issue 18): with ``opens=False`` the holder of the highest double starts
+    but opens with any tile, so its deciding double is not known and no tile can be
+    ruled out of the other hands from the start alone.  ``check_ruleset`` stopped at
+    this game with "no deal meets the deductions of this observation".
+    """
+    from bendolib.testing import check_game
+
+    free = rules.get("draw-dominoes", opens=False)
+    report = check_game(free, players=4, seed=14038607207048404726)
+    assert report.violation is None, report
+
+
+@given(st.integers(0, 10_000), st.integers(0, 60))
+def test_the_true_deal_meets_the_constraints_with_a_free_opening(seed: int, moves: int) -> None:
+    free = rules.get("draw-dominoes", opens=False)
+    state = play(free, 2 + seed % 3, seed, moves)
+    size = free.deal.hand_size(state.players)
+    deck = list(state.deck)
+    for seat in range(state.players):
+        deck[seat * size : (seat + 1) * size] = sorted(deck[seat * size : (seat + 1) * size])
+    for observer in range(state.players):
+        for slot in hidden_deal(state.observation(observer)).slots:
+            assert all(slot.accepts >> deck[p] & 1 for p in slot.positions)

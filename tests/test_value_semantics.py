@@ -22,11 +22,11 @@ import attrs
 import pytest
 
 import bendolib
-from bendolib import bots, records
+from bendolib import bots, position_text, records
 from bendolib.blocking import classify_ends
 from bendolib.cell_notation import parse_cell_pattern
 from bendolib.encoding import layout
-from bendolib.inference import deduce, hidden_deal
+from bendolib.inference import deck_layout, deduce, hidden_deal
 from bendolib.notation import parse_pattern
 from bendolib.rng import SplitMix64
 from bendolib.rules.scoring import RoundOutcome
@@ -123,6 +123,10 @@ def harvest() -> dict[type, list[Any]]:
             if state.phase == 0 and seat == state.current_player:
                 roots.append(deduce(observation))
                 roots.append(hidden_deal(observation))
+                roots.append(deck_layout(observation))
+        if state.phase == 0:
+            loaded = position_text.loads(position_text.dumps(state))
+            roots.append(loaded.observation(loaded.current_player))
         roots.append(layout(rules, state.players))
     roots.append([bots.get(name) for name in bots.names()])
     roots.append(play_match("basic", ["random", "greedy"], seed=3))

@@ -13,6 +13,7 @@ from bendolib import position_text, records, render_svg, rules, text
 from bendolib.blocking import Block, EndStatus, classify_ends
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import (
+    ArgumentError,
     BendolibError,
     IllegalMoveError,
     ParseError,
@@ -39,6 +40,7 @@ __all__ = [
     "RIGHT",
     "STATE_FIELDS",
     "STRAIGHT",
+    "ArgumentError",
     "BendolibError",
     "Block",
     "Board",

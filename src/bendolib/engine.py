@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from operator import add, itemgetter
 from typing import TYPE_CHECKING, cast
 
 from bendolib.construct import fast_constructor, fast_evolver
-from bendolib.errors import IllegalMoveError, RuleSetError
+from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board
+from bendolib.limits import MAX_SEED, clipped, shown
 from bendolib.moves import (
     DRAW,
     NEXT_ROUND,
@@ -33,6 +35,7 @@ from bendolib.placing import (
     placements,
 )
 from bendolib.rng import SplitMix64, derive_seed
+from bendolib.rules import get as registered_rules
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.state import (
@@ -41,11 +44,11 @@ from bendolib.state import (
     ROUND_OVER,
     GameState,
     Log,
+    PastRound,
     RoundContext,
     RoundResult,
-    _Round,
 )
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile
 
 if TYPE_CHECKING:
     from bendolib.geometry.chain import ChainGeometry
@@ -55,8 +58,26 @@ _bit = (1).__lshift__
 _EMPTY = Board()
 
 
-def new_game(rules: RuleSet, players: int = 2, seed: int = 0) -> GameState:
-    """A new match: the first round dealt from ``seed`` (same seed, same game)."""
+def new_game(rules: RuleSet | str, players: int = 2, seed: int | None = None) -> GameState:
+    """
+    A new match: the first round dealt from ``seed`` (same seed, same game).
+
+    ``rules`` is a :class:`RuleSet` or a registered rule set's name; ``seed`` an int
+    from 0 to 2**64 - 1, or None (the default) for a fresh random one, which the state
+    records (``state.seed``) so that the game can be replayed.
+    """
+    if isinstance(rules, str):
+        rules = registered_rules(rules)
+    elif not isinstance(rules, RuleSet):
+        raise TypeError(f"new_game takes a RuleSet or its name, not {type(rules).__name__}")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise TypeError(f"players is an int, not {type(players).__name__}")
+    if seed is None:
+        seed = secrets.randbits(64)
+    elif not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"a seed is an int (or None for a random one), not {type(seed).__name__}")
+    elif not 0 <= seed <= MAX_SEED:
+        raise ArgumentError(f"a seed is from 0 to 2**64 - 1, not {clipped(str(seed))}")
     if players not in rules.player_counts:
         raise RuleSetError(
             f"{rules.name} is for {', '.join(map(str, rules.player_counts))} players, not {players}"
@@ -98,7 +119,7 @@ def deal_from(
     """
     count = len(rules.tileset)
     if len(deck) != count or sorted(deck) != list(range(count)):
-        raise RuleSetError(f"a deck lists each of the {count} tile indices once: {deck!r}")
+        raise RuleSetError(f"a deck lists each of the {count} tile indices once: {shown(deck)}")
     return _deal_from(rules, players, tuple(deck), seed, round_number, scores, results)
 
 
@@ -151,6 +172,7 @@ def _deal_from(
         results,
         PLAYING,
         -1,
+        (),
         None,
     )
     return _new_state(hands, board, decision.player, pos, 0, 0, -1, None, context)
@@ -165,8 +187,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     (placements first, then draw, then pass).
     """
     global _last_listed
-    context = state.context
-    rules = context.rules
+    try:
+        context = state.context
+        rules = context.rules
+    except AttributeError:
+        raise TypeError(f"legal_moves takes a GameState, not {type(state).__name__}") from None
     moves: tuple[Move, ...]
     if context.phase != PLAYING:
         moves = (NEXT_ROUND,) if context.phase == ROUND_OVER else ()
@@ -240,7 +265,11 @@ def apply(state: GameState, move: Move) -> GameState:
             for legal in moves:
                 if legal is move:
                     return _place(state, move)
-        if not _surely_legal(state, move):
+        try:
+            surely = _surely_legal(state, move)
+        except (AttributeError, TypeError):  # not a state, or a field of the wrong type
+            surely = False
+        if not surely:
             _check_legal(state, move)
         return _place(state, move)
     kind = type(move)
@@ -283,7 +312,7 @@ def apply(state: GameState, move: Move) -> GameState:
             state.scores,
             state.results,
         )
-        return dealt.replace(past=_Round(state.log, state.past))
+        return dealt.replace(past=(*state.past, PastRound(state.history, state.origin)))
     raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
 
 
@@ -340,8 +369,12 @@ def _with_context(state: GameState, context: RoundContext) -> GameState:
 
 
 def _check_legal(state: GameState, move: Move) -> None:
-    """Raise :class:`IllegalMoveError` unless ``move`` is in ``legal_moves(state)``."""
+    """
+    Raise :class:`IllegalMoveError` unless ``move`` is in ``legal_moves(state)``
+    (TypeError for what is not a state or a move).
+    """
     legal = legal_moves(state)
+    check_move_type(move)
     if move not in legal:
         raise IllegalMoveError(move, why_illegal(state, move), legal)
 
@@ -353,6 +386,30 @@ _new_place = fast_constructor(Place)
 _evolve_context = fast_evolver(RoundContext)
 _new_outcome = fast_constructor(RoundOutcome)
 _new_result = fast_constructor(RoundResult)
+
+
+def check_move_type(move: object) -> None:
+    """Raise TypeError unless ``move`` is a :data:`Move` with fields of the right types."""
+    if isinstance(move, Draw | Pass | NextRound):
+        return
+    if isinstance(move, PlaceInCell):
+        if not isinstance(move.tile, Tile):
+            raise TypeError(f"PlaceInCell.tile is a Tile, not {type(move.tile).__name__}")
+        if not isinstance(move.rotation, int) or isinstance(move.rotation, bool):
+            raise TypeError(f"PlaceInCell.rotation is an int, not {type(move.rotation).__name__}")
+        return
+    if not isinstance(move, Place):
+        hint = ": read notation with bendolib.parse_move(text, state)" * isinstance(move, str)
+        raise TypeError(
+            "a move is a Place, PlaceInCell, Draw, Pass or NextRound, "
+            f"not {type(move).__name__}{hint}"
+        )
+    if not isinstance(move.tile, Tile):
+        raise TypeError(f"Place.tile is a Tile, not {type(move.tile).__name__}")
+    for name in ("end", "inward", "shows", "turn"):
+        value = getattr(move, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"Place.{name} is an int, not {type(value).__name__}")
 
 
 def _surely_legal(state: GameState, move: Place) -> bool:
@@ -675,6 +732,8 @@ def _finish_round(state: GameState, blocked: bool) -> GameState:
 
 def why_illegal(state: GameState, move: Move) -> str:
     """A short reason why ``move`` is not legal in ``state``."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"why_illegal takes a GameState, not {type(state).__name__}")
     if state.phase == GAME_OVER:
         return "the game is over"
     if state.phase == ROUND_OVER:
@@ -697,9 +756,10 @@ def why_illegal(state: GameState, move: Move) -> str:
         if state.drawn and state.rules.draw.must_play:
             return "a drawn tile that fits must be played"
         return "a player who can place or draw may not pass"
+    check_move_type(move)
     if isinstance(move, PlaceInCell):
         return _why_cell_illegal(state, move, hand)
-    assert isinstance(move, Place)
+    assert isinstance(move, Place)  # for the type checker: check_move_type made sure
     return _why_place_illegal(state, move, hand)
 
 

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from bendolib.limits import MAX_MESSAGE_CHARS, clipped, quoted
+
 
 class BendolibError(Exception):
-    """Base class of every error raised by bendolib."""
+    """
+    Base class of every error raised by bendolib.  Its text is at most
+    :data:`bendolib.limits.MAX_MESSAGE_CHARS` characters, however long the values it
+    quotes (``args`` keep the whole message).
+    """
+
+    def __str__(self) -> str:
+        return clipped(super().__str__(), MAX_MESSAGE_CHARS)
 
 
 class IllegalMoveError(BendolibError, ValueError):
@@ -24,22 +33,30 @@ class IllegalMoveError(BendolibError, ValueError):
         shown = ", ".join(str(m) for m in legal[:12])
         if len(legal) > 12:
             shown += f", ... ({len(legal)} in all)"
-        super().__init__(f"illegal move {str(move)!r}: {reason}; legal: [{shown}]")
+        super().__init__(f"illegal move {quoted(str(move))}: {reason}; legal: [{shown}]")
 
 
 class ParseError(BendolibError, ValueError):
     """
     Malformed notation, position text, record or parameter.
 
-    ``text`` is the input, ``position`` the offset (or move number) where it went wrong.
+    ``text`` is the input, ``position`` the offset (or move number) where it went wrong;
+    the message quotes at most :data:`bendolib.limits.QUOTED_CHARS` characters of it.
     """
 
     def __init__(self, message: str, text: str = "", position: int | None = None) -> None:
         self.text = text
         self.position = position
         where = f" at position {position}" if position is not None else ""
-        shown = f" in {text!r}" if text else ""
+        shown = f" in {quoted(text, position)}" if text else ""
         super().__init__(f"{message}{where}{shown}")
+
+
+class ArgumentError(BendolibError, ValueError):
+    """
+    A value of the right type but outside its allowed range, given to the API (a seat
+    that does not exist, a negative seed...); the message names the value and the range.
+    """
 
 
 class RuleSetError(BendolibError, ValueError):

@@ -76,7 +76,8 @@ class Slot:
     """
     Deck positions taken together (a dealt hand, one draw, or the stock): each holds
     one of ``accepts``.  ``seat`` took them (-1 for the stock); ``kind`` is
-    ``"hand"``, ``"draw"``, ``"effect"`` or ``"stock"``.
+    ``"hand"``, ``"draw"``, ``"effect"``, ``"stock"``, ``"drawn"`` (the tiles the
+    player to move had drawn before a loaded position) or ``"aside"`` (out of play).
     """
 
     positions: tuple[int, ...]
@@ -91,7 +92,7 @@ class HiddenDeal:
     The round's deck as the observer knows it: ``known[i]`` is the tile at position
     ``i`` or :data:`~bendolib.observation.HIDDEN`; the ``hidden`` tiles fill the
     hidden positions, which the ``slots`` partition (in deal order: the hands, the
-    draws, the stock).
+    draws, the stock; see :class:`DeckLayout`).
     """
 
     known: tuple[int, ...]
@@ -186,15 +187,67 @@ def _mask(tiles: Iterable[int]) -> int:
     return mask
 
 
+@attrs.frozen
+class DeckLayout:
+    """
+    Where the tiles lie in the deck of a round as the sampler deals it.
+
+    ``hands[seat]`` is the ``(first position, count)`` of that seat's tiles where the
+    known history starts (the deal, or a loaded position: see
+    :attr:`Observation.start`); ``drawn`` the ``(first, count)`` inside the
+    player-to-move's block of the tiles it had drawn that turn (count 0 when none or
+    when it is the observer); the tiles on the board then (``table_tiles``) follow
+    from position ``table``, then ``aside`` (``(first, count)``: tiles out of play),
+    then the stock from position ``stock``.
+    """
+
+    hands: tuple[tuple[int, int], ...]
+    drawn: tuple[int, int]
+    table: int
+    table_tiles: tuple[int, ...]
+    aside: tuple[int, int]
+    stock: int
+
+
+def deck_layout(observation: Observation) -> DeckLayout:
+    """The :class:`DeckLayout` of ``observation``'s round (see there)."""
+    obs = observation
+    rules = obs.rules
+    start = obs.start
+    if start is None:
+        size = rules.deal.hand_size(obs.players)
+        hands = tuple((seat * size, size) for seat in range(obs.players))
+        table = obs.players * size
+        tiles = obs.table_tiles
+        first = stock_start(rules, obs.players)
+        return DeckLayout(hands, (0, 0), table, tiles, (first, 0), first)
+    blocks = []
+    at = 0
+    for size in start.hand_sizes:
+        blocks.append((at, size))
+        at += size
+    drawn = (0, 0)
+    mover = start.current_player
+    if start.drawn_count and mover != obs.player and start.phase == PLAYING:
+        first, size = blocks[mover]
+        count = min(start.drawn_count, size)
+        drawn = (first + size - count, count)
+    tileset = rules.tileset
+    tiles = tuple(tileset.index(p.tile) for p in start.board.placements)
+    stock = len(tileset) - start.stock_size
+    aside = (at + len(tiles), stock - at - len(tiles))
+    return DeckLayout(tuple(blocks), drawn, at, tiles, aside, stock)
+
+
 @lru_cache(maxsize=64)
 def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDeal]:
     rules = obs.rules
     tileset = rules.tileset
     players = obs.players
     me = obs.player
-    size = rules.deal.hand_size(players)
     total = len(tileset)
-    start = stock_start(rules, players)
+    layout = deck_layout(obs)
+    start = layout.stock
     stock_pos = total - obs.stock_size
 
     placed: dict[int, tuple[int, int]] = {}
@@ -203,40 +256,53 @@ def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDe
             placed[tileset.index(turn.move.tile)] = (turn.player, index)
     own_taken = _mask(t.tile for t in obs.taken if t.player == me)
     own_placed = _mask(i for i, (seat, _) in placed.items() if seat == me)
-    own_block = (obs.hand_mask | own_placed) & ~own_taken
-    table = obs.table_tiles
+    if obs.start is None:
+        own_block = (obs.hand_mask | own_placed) & ~own_taken
+    else:
+        own_block = obs.start.hand_mask
+    table = layout.table_tiles
 
     known = [HIDDEN] * total
+    own_first = layout.hands[me][0]
     for offset, tile in enumerate(sorted(indices(own_block))):
-        known[me * size + offset] = tile
+        known[own_first + offset] = tile
     for offset, tile in enumerate(table):
-        known[players * size + offset] = tile
+        known[layout.table + offset] = tile
     for offset, taken in enumerate(obs.taken):
         if taken.player == me:
             known[start + offset] = taken.tile
     hidden = tileset.full_mask & ~(own_block | own_taken | _mask(table))
 
     classes: list[_Class] = []
-    for seat in range(players):
-        if seat != me:
-            block = tuple(range(seat * size, (seat + 1) * size))
-            classes.append(_Class(block, seat, -1, "hand"))
+    drawn_first, drawn_count = layout.drawn
+    for seat, (first, size) in enumerate(layout.hands):
+        if seat == me:
+            continue
+        block = range(first, first + size)
+        kept = tuple(p for p in block if not drawn_first <= p < drawn_first + drawn_count)
+        if kept:
+            classes.append(_Class(kept, seat, -1, "hand"))
+        if len(kept) < size:
+            classes.append(_Class(tuple(p for p in block if p not in kept), seat, -1, "drawn"))
+    if layout.aside[1]:
+        first, size = layout.aside
+        classes.append(_Class(tuple(range(first, first + size)), HIDDEN, -1, "aside"))
     group: list[int] = []
     for offset, taken in enumerate(obs.taken):
         if taken.player == me:
             continue
         prev = obs.taken[group[0] - start] if group else None
         if prev is not None and (prev.player, prev.turn) != (taken.player, taken.turn):
-            classes.append(_draw_class(obs, group))
+            classes.append(_draw_class(obs, group, start))
             group = []
         group.append(start + offset)
     if group:
-        classes.append(_draw_class(obs, group))
+        classes.append(_draw_class(obs, group, start))
     if stock_pos < total:
         classes.append(_Class(tuple(range(stock_pos, total)), HIDDEN, -1, "stock"))
 
     accept = [hidden] * len(classes)
-    stock = [c for c, cls in enumerate(classes) if cls.kind == "stock"]
+    out_of_hands = [c for c, cls in enumerate(classes) if cls.kind in ("stock", "aside")]
 
     def slots_before(seat: int, index: int) -> list[int]:
         return [c for c, cls in enumerate(classes) if cls.seat == seat and cls.turn < index]
@@ -263,6 +329,9 @@ def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDe
         for draws, fits in positives:
             if sum(len(classes[c].positions) for c in draws) == 1:
                 accept[draws[0]] &= fits
+    if obs.opening >= 0 and obs.phase == PLAYING and obs.current_player != me:
+        # the tile the round must open with is in the hand of the player to move
+        keep_only(1 << obs.opening, slots_before(obs.current_player, len(obs.history)))
     if obs.revealed:
         shown = 0
         for seat, hand in enumerate(obs.revealed):
@@ -270,11 +339,12 @@ def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDe
                 keep_only(hand, [c for c, cls in enumerate(classes) if cls.seat == seat])
                 shown |= hand
         unplaced = hidden & ~_mask(placed) & ~shown
-        keep_only(unplaced, stock)
-    excluded = _start_exclusions(obs, own_block)
-    for c, cls in enumerate(classes):
-        if cls.kind == "hand":
-            accept[c] &= ~excluded.get(cls.seat, 0)
+        keep_only(unplaced, out_of_hands)
+    if obs.start is None:
+        excluded = _start_exclusions(obs, own_block)
+        for c, cls in enumerate(classes):
+            if cls.kind == "hand":
+                accept[c] &= ~excluded.get(cls.seat, 0)
 
     unseen = obs.unseen_mask
     possible = []
@@ -297,8 +367,7 @@ def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDe
     return deductions, HiddenDeal(tuple(known), hidden, slots)
 
 
-def _draw_class(obs: Observation, positions: list[int]) -> _Class:
-    start = stock_start(obs.rules, obs.players)
+def _draw_class(obs: Observation, positions: list[int], start: int) -> _Class:
     taken = obs.taken[positions[0] - start]
     move = obs.history[taken.turn].move if 0 <= taken.turn < len(obs.history) else None
     kind = "draw" if isinstance(move, Draw) else "effect"
@@ -327,16 +396,24 @@ def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
     for c, cls in enumerate(classes):
         if cls.kind == "draw":
             draws_at.setdefault(cls.turn, []).append(c)
-    table = obs.board.placements[: rules.deal.table_tiles]
-    board = geometry.open([(p.tile, p.tile.a) for p in table]) if table else Board()
-    on_board = _mask(tileset.index(p.tile) for p in table)
+    start = obs.start
+    turn_player = -1
+    turn_draws: list[int] = []
+    drew = False
+    if start is None:
+        table = obs.board.placements[: rules.deal.table_tiles]
+        board = geometry.open([(p.tile, p.tile.a) for p in table]) if table else Board()
+    else:
+        board = start.board
+        if start.drawn_count:
+            # the player to move had drawn before the position: its turn goes on
+            turn_player, drew = start.current_player, True
+            turn_draws = [c for c, cls in enumerate(classes) if cls.kind == "drawn"]
+    on_board = _mask(tileset.index(p.tile) for p in board.placements)
     lacks: list[Lack] = []
     placements: list[tuple[int, int, int, list[int] | None]] = []
     misses: list[tuple[list[int], int]] = []
     positives: list[tuple[list[int], int]] = []
-    turn_player = -1
-    turn_draws: list[int] = []
-    drew = False
     for index, turn in enumerate(history):
         player, move = turn.player, turn.move
         if player != turn_player:
@@ -434,6 +511,9 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
 
 
 def _matches(decision: StartDecision, starter: int, opening: int) -> bool:
+    # Only a policy that names the opening tile tells which tiles the others lack: with
+    # a free opening (``opens=False``) the starter's deciding tile is not known, and
+    # "no other seat outranks it" ties several tiles together (left to the sampler).
     if decision.redeal or decision.player != starter:
         return False
-    return decision.opening in (-1, opening)
+    return opening >= 0 and decision.opening == opening

@@ -38,7 +38,7 @@ class Place:
         body = f"{face_str(self.inward)}-{face_str(outward)}{named}"
         if self.end == OPENING:
             return f"{body}*"
-        return f"{body}@{self.end}{TURN_LETTERS[self.turn]}"
+        return f"{body}@{self.end}{TURN_LETTERS.get(self.turn, f'?{self.turn}')}"
 
 
 @attrs.frozen

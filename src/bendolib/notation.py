@@ -18,6 +18,7 @@ import attrs
 
 from bendolib.engine import legal_moves, why_illegal
 from bendolib.errors import IllegalMoveError, ParseError
+from bendolib.limits import MAX_DIGITS, MAX_MOVE_CHARS
 from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Move, Place
 from bendolib.rules.ruleset import is_chain
 from bendolib.state import GameState
@@ -84,6 +85,8 @@ class _Scanner:
             self.pos += 1
         if start == self.pos:
             raise self.fail(expected)
+        if self.pos - start > MAX_DIGITS:
+            raise ParseError(f"a number has at most {MAX_DIGITS} digits", self.text, start)
         return int(self.text[start : self.pos])
 
     def face(self) -> int:
@@ -105,6 +108,7 @@ def parse_pattern(text: str) -> MovePattern:
     A placement's notation read without a position; raises :class:`ParseError`
     with the offset of the first character that does not fit the grammar.
     """
+    _check_text(text)
     stop = len(text.rstrip())
     start = len(text) - len(text.lstrip())
     scan = _Scanner(text, start, stop)
@@ -125,6 +129,18 @@ def parse_pattern(text: str) -> MovePattern:
     if scan.pos != stop:
         raise scan.fail("the end of the move" if end is not None else "'@<end>', '*' or the end")
     return MovePattern(inward, outward, named, end, turn)
+
+
+def _check_text(text: object) -> None:
+    """TypeError for what is not a str, ParseError for a text longer than any move."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move is written as a str, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_CHARS:
+        raise ParseError(
+            f"a move has at most {MAX_MOVE_CHARS} characters, not {len(text):,}",
+            text,
+            MAX_MOVE_CHARS,
+        )
 
 
 def _outward(move: Place) -> int:
@@ -156,8 +172,7 @@ def parse_move(text: str, state: GameState) -> Move:
     that fits more than one legal move, and :class:`IllegalMoveError` (with the
     reason and the legal moves) for a well-formed move that is not legal.
     """
-    if not isinstance(text, str):
-        raise ParseError(f"a move is a string, not {type(text).__name__}", repr(text), 0)
+    _check_text(text)
     legal = legal_moves(state)
     word = _WORDS.get(text.strip().lower())
     if word is not None:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Draw, Place
 from bendolib.rules.ruleset import RuleSet
@@ -15,12 +16,13 @@ from bendolib.tiles import Tile, indices
 if TYPE_CHECKING:
     from bendolib.inference import Deductions
 
+
+class NotObservableError(BendolibError, ValueError):
+    """A hand-built state whose history cannot be followed back to its deal or origin."""
+
+
 #: ``Taken.tile`` of a tile taken by another player (hidden from the observer).
 HIDDEN = -1
-
-
-#: ``Taken.turn`` of a tile drawn before the known history (a position set up mid-round).
-UNKNOWN_TURN = -1
 
 
 @attrs.frozen
@@ -72,6 +74,7 @@ class Observation:
     last_placer: int
     match_winner: int
     revealed: tuple[int, ...] = ()
+    start: Observation | None = None
 
     def __repr__(self) -> str:
         """
@@ -160,9 +163,24 @@ class Observation:
 
 def observe(state: GameState, player: int) -> Observation:
     """The observation of ``state`` by seat ``player``."""
-    if not 0 <= player < state.players:
-        raise ValueError(f"no seat {player} among {state.players} players")
+    if not isinstance(state, GameState):
+        raise TypeError(f"observe takes a GameState, not {type(state).__name__}")
+    player = state._seat(player)
+    origin = state.origin
     history = state.history
+    if origin is None:
+        return _view(state, player, history, _taken(state, history, player), None)
+    start = _view(origin, player, (), (), None)
+    return _view(state, player, history, _taken_since(origin, state, history, player), start)
+
+
+def _view(
+    state: GameState,
+    player: int,
+    history: tuple[Turn, ...],
+    taken: tuple[Taken, ...],
+    start: Observation | None,
+) -> Observation:
     mine = player == state.current_player
     return Observation(
         rules=state.rules,
@@ -179,7 +197,7 @@ def observe(state: GameState, player: int) -> Observation:
         play_points=state.play_points,
         results=state.results,
         history=history,
-        taken=_taken(state, history, player),
+        taken=taken,
         opening=state.opening,
         drawn_mask=state.drawn if mine else 0,
         drawn_count=state.drawn_count,
@@ -188,6 +206,7 @@ def observe(state: GameState, player: int) -> Observation:
         last_placer=state.last_placer,
         match_winner=state.match_winner,
         revealed=state.hand_masks if state.phase != PLAYING else (),
+        start=start,
     )
 
 
@@ -241,7 +260,6 @@ def _owners(state: GameState, history: tuple[Turn, ...]) -> dict[int, int]:
 def _taken(state: GameState, history: tuple[Turn, ...], player: int) -> tuple[Taken, ...]:
     """Who took each tile drawn from the stock this round, and when."""
     start = stock_start(state.rules, state.players)
-    owner = _owners(state, history)
     turns: list[int] = []
     if state.rules.effects is None:
         counts = draw_counts(state.rules, history, len(state.deck) - start)
@@ -249,10 +267,26 @@ def _taken(state: GameState, history: tuple[Turn, ...], player: int) -> tuple[Ta
             turns.extend([index] * count)
     if len(turns) != state.stock_pos - start:
         turns = _replayed_turns(state, history)
-    missing = state.stock_pos - start - len(turns)
-    if missing > 0:
-        # a position started mid-round (position text): earlier draws have no history entry
-        turns = [UNKNOWN_TURN] * missing + turns
+    return _tiles_taken(state, history, player, start, turns)
+
+
+def _taken_since(
+    origin: GameState, state: GameState, history: tuple[Turn, ...], player: int
+) -> tuple[Taken, ...]:
+    """:func:`_taken` for a round whose history starts at ``origin`` (not a deal)."""
+    return _tiles_taken(state, history, player, origin.stock_pos, _turns_from(origin, history))
+
+
+def _tiles_taken(
+    state: GameState, history: tuple[Turn, ...], player: int, start: int, turns: list[int]
+) -> tuple[Taken, ...]:
+    """The :class:`Taken` entries of the deck positions from ``start`` on, taken in ``turns``."""
+    if len(turns) != state.stock_pos - start:
+        raise NotObservableError(
+            "this state's history does not explain its stock: build positions with "
+            "position_text.loads (or give GameState.create an origin)"
+        )
+    owner = _owners(state, history)
     out = []
     for position, turn in zip(range(start, state.stock_pos), turns, strict=True):
         tile = state.deck[position]
@@ -263,14 +297,31 @@ def _taken(state: GameState, history: tuple[Turn, ...], player: int) -> tuple[Ta
 
 def _replayed_turns(state: GameState, history: tuple[Turn, ...]) -> list[int]:
     """The history entry that took each stock tile, found by replaying the round."""
-    from bendolib.engine import apply, deal_from
+    from bendolib.engine import deal_from
 
-    replay = deal_from(state.rules, state.players, state.deck, state.seed, state.round_number)
+    try:
+        replay = deal_from(state.rules, state.players, state.deck, state.seed, state.round_number)
+    except BendolibError:
+        replay = None
     if replay is None:
-        raise ValueError("the state's deck is not a valid deal")
+        raise NotObservableError(
+            "this state's deck is not a deal its history starts from: build positions "
+            "with position_text.loads (or give GameState.create an origin)"
+        )
+    return _turns_from(replay, history)
+
+
+def _turns_from(first: GameState, history: tuple[Turn, ...]) -> list[int]:
+    """The history entry that took each stock tile, replaying ``history`` from ``first``."""
+    from bendolib.engine import apply
+
     turns: list[int] = []
-    for index, turn in enumerate(history):
-        before = replay.stock_pos
-        replay = apply(replay, turn.move)
-        turns.extend([index] * (replay.stock_pos - before))
+    state = first
+    try:
+        for index, turn in enumerate(history):
+            before = state.stock_pos
+            state = apply(state, turn.move)
+            turns.extend([index] * (state.stock_pos - before))
+    except BendolibError as exc:
+        raise NotObservableError(f"this state's history does not replay: {exc}") from None
     return turns

@@ -120,6 +120,7 @@ def _bend_closing(
     out: tuple[Place, ...] = ()
     fits = tileset._fit_masks
     memo = tileset._memo
+    count = len(tileset.tiles)
     held = _CLOSINGS.get(id(tileset))
     if held is None or held[0] is not tileset:
         held = remember(_CLOSINGS, id(tileset), (tileset, {}))
@@ -136,7 +137,8 @@ def _bend_closing(
                 p for p in _bend_at(tileset, end, e, cand) if p.turn != turn or p.shows == need
             )
             continue
-        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
+        # the key of _bend_placements (the same memo): tile index + set size * the end's key
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * count
         while cand:
             low = cand & -cand
             cand ^= low
@@ -177,6 +179,7 @@ def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tupl
     out: tuple[Place, ...] = ()
     fits = tileset._fit_masks
     memo = tileset._memo
+    count = len(tileset.tiles)
     for e, end in enumerate(ends):
         free = end.free
         if not free:
@@ -188,9 +191,10 @@ def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tupl
         if e >= 16 or not -8 <= value < 56:
             out += _bend_at(tileset, end, e, cand)
             continue
-        # the placements of one tile at this end, memoised under the key
-        # ((((end slot * 16 + end number) * 4 + free) * 64 + value + 8) * 256 + tile index)
-        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * 256
+        # the placements of one tile at this end, memoised under the key (tiles: the
+        # set's size) ((((end slot * 16 + end number) * 4 + free) * 64 + value + 8) * tiles
+        # + tile index)
+        base = ((((end.cell * 6 + end.side) * 16 + e) * 4 + free) * 64 + value + 8) * count
         while cand:
             low = cand & -cand
             cand ^= low

@@ -8,24 +8,38 @@ The text is the rule set followed by ``key=value`` fields, separated by spaces::
 deck=6-6,0-1L,...|1-5R,... board=6-6*,6-2@1L
 
 See docs/records.md for every field.  The history of moves is not part of a
-position: a loaded state starts with an empty history.
+position: a loaded state starts with an empty history and is its own
+:attr:`~bendolib.state.GameState.origin` (its observations start there).  Only positions
+that can arise in play are read, within the limits of :mod:`bendolib.limits`.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
+from bendolib.limits import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_POSITION_CHARS,
+    MAX_SEED,
+    ascii_int,
+    clipped,
+    nests_within,
+    quoted,
+    shown,
+)
 from bendolib.moves import OPENING, Place
 from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, indices
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, face_str, indices
 
 __all__ = ["dumps", "loads"]
 
@@ -33,7 +47,7 @@ _PHASES = {PLAYING: "play", ROUND_OVER: "round-over", GAME_OVER: "game-over"}
 _PHASE_VALUES = {name: value for value, name in _PHASES.items()}
 _FACES = {name: face for face, name in SYMBOL_NAMES.items()}
 #: GameState fields that are history, not position.
-_HISTORY = ("log", "past")
+_HISTORY = ("log", "past", "origin")
 #: The fields every position text has, in the order they are written.
 _REQUIRED = ("players", "seed", "round", "turn", "scores", "hands", "deck", "board")
 _EMPTY = "-"
@@ -48,24 +62,23 @@ class _FieldError(Exception):
         self.offset = offset
 
 
-def _parts(text: str, sep: str) -> list[tuple[str, int]]:
-    """``text`` split at ``sep``, each part with its offset."""
-    out = []
+def _parts(text: str, sep: str) -> Iterator[tuple[str, int]]:
+    """
+    ``text`` split at ``sep``, each part with its offset, one at a time (a reader that
+    stops at a bad part has not split the rest).
+    """
     at = 0
-    for part in text.split(sep):
-        out.append((part, at))
-        at += len(part) + len(sep)
-    return out
+    while True:
+        end = text.find(sep, at)
+        if end < 0:
+            yield text[at:], at
+            return
+        yield text[at:end], at
+        at = end + len(sep)
 
 
 def _ints(values: Sequence[int]) -> str:
     return ",".join(map(str, values)) if values else _EMPTY
-
-
-def _read_ints(text: str) -> tuple[int, ...]:
-    if text == _EMPTY:
-        return ()
-    return tuple(int(v) for v in text.split(","))
 
 
 def _compact_json(data: Any) -> str:
@@ -178,7 +191,7 @@ def _plain(name: str, value: Any) -> Any:
         return value
     if isinstance(value, tuple):
         return [_plain(name, v) for v in value]
-    raise BendolibError(f"position text cannot write GameState.{name} = {value!r}")
+    raise BendolibError(f"position text cannot write GameState.{name} = {shown(value)}")
 
 
 #: The defaults of the values of a state (those :meth:`GameState.create` has).
@@ -215,6 +228,8 @@ _KNOWN = {
 
 # -- reading ----------------------------------------------------------------------------
 
+_TOKEN = re.compile(r"\S+")
+
 
 class _Reader:
     """Reads one position text, remembering where each field starts for error messages."""
@@ -233,24 +248,16 @@ class _Reader:
 
     def _split(self) -> None:
         text = self.text
-        pos = 0
-        tokens: list[tuple[str, int]] = []
-        while pos < len(text):
-            if text[pos].isspace():
-                pos += 1
-                continue
-            end = pos
-            while end < len(text) and not text[end].isspace():
-                end += 1
-            tokens.append((text[pos:end], pos))
-            pos = end
+        tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)]
         if not tokens:
             raise ParseError("empty position text", text, 0)
         self.rules_text, self.rules_at = tokens[0]
         for token, at in tokens[1:]:
             key, sep, value = token.partition("=")
             if not sep or not key:
-                raise ParseError(f"expected key=value, not {token!r}", text, at)
+                raise ParseError(f"expected key=value, not {quoted(token)}", text, at)
+            if key not in _KEYS and key not in _EXTRA:
+                raise ParseError(f"unknown field {quoted(key)}", text, at)
             if key in self.fields:
                 raise ParseError(f"{key} is given twice", text, at)
             self.fields[key] = (value, at)
@@ -274,19 +281,73 @@ class _Reader:
             raise self.fail(f"bad {key}: {exc.message}", key, exc.offset) from None
         except ParseError as exc:
             raise self.fail(f"bad {key}: {exc.args[0]}", key) from None
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
+        except (ValueError, LookupError, TypeError) as exc:  # a geometry's own check
             raise self.fail(f"bad {key}: {exc}", key) from None
 
 
 def _rules(reader: _Reader) -> RuleSet:
     token = reader.rules_text
     try:
-        spec: Any = json.loads(token) if token.startswith("{") else {"name": token}
+        spec: Any = _json(token) if token.startswith("{") else {"name": token}
         return rules_from_spec(spec)
     except json.JSONDecodeError as exc:
         raise ParseError(f"bad rules: {exc.msg}", reader.text, reader.rules_at + exc.pos) from None
+    except _FieldError as exc:
+        raise ParseError(f"bad rules: {exc.message}", reader.text, reader.rules_at) from None
     except BendolibError as exc:
         raise ParseError(f"bad rules: {exc}", reader.text, reader.rules_at) from None
+
+
+def _json_int(text: str) -> int:
+    value = ascii_int(text, signed=True)
+    if value is None:
+        raise _FieldError(f"a number has at most {MAX_DIGITS} digits: {quoted(text)}")
+    return value
+
+
+def _json_float(text: str) -> float:
+    raise _FieldError(f"not an integer: {quoted(text)}")
+
+
+def _json_constant(text: str) -> Any:
+    raise _FieldError(f"not an integer: {text}")
+
+
+def _json(text: str) -> Any:
+    """JSON data of a field, within the limits (docs/records.md, "Limits")."""
+    try:
+        data = json.loads(
+            text,
+            parse_int=_json_int,
+            parse_float=_json_float,
+            parse_constant=_json_constant,
+        )
+    except RecursionError:
+        raise _FieldError(f"lists nest more than {MAX_DEPTH} deep") from None
+    if not nests_within(data):
+        raise _FieldError(f"lists nest more than {MAX_DEPTH} deep")
+    return data
+
+
+def _int(text: str, offset: int = 0) -> int:
+    """A number written in ASCII digits (at most MAX_DIGITS), else a _FieldError."""
+    value = ascii_int(text)
+    if value is None:
+        raise _FieldError(f"not a number: {quoted(text)}", offset)
+    return value
+
+
+def _signed(text: str) -> int:
+    value = ascii_int(text, signed=True)
+    if value is None:
+        raise _FieldError(f"not a number: {quoted(text)}")
+    return value
+
+
+def _read_ints(text: str) -> tuple[int, ...]:
+    if text == _EMPTY:
+        return ()
+    return tuple(_int(v, at) for v, at in _parts(text, ","))
 
 
 class _Tiles:
@@ -301,7 +362,7 @@ class _Tiles:
         try:
             return self.by_text[text]
         except KeyError:
-            raise _FieldError(f"no tile {text!r} in {self.name}", offset) from None
+            raise _FieldError(f"no tile {quoted(text)} in {clipped(self.name)}", offset) from None
 
     def indices(self, text: str, offset: int = 0) -> tuple[int, ...]:
         if text == _EMPTY:
@@ -322,7 +383,7 @@ class _Tiles:
 
 
 def _face(text: str) -> int:
-    return _FACES[text] if text in _FACES else int(text)
+    return _FACES[text] if text in _FACES else _int(text)
 
 
 def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
@@ -342,9 +403,9 @@ def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
             if board is None:
                 board = _open(rules, tiles, openings)
             board = _place(rules, tiles, board, (inward, outward, shows, end, turn))
-        except (ParseError, ValueError) as exc:
-            message = exc.args[0] if isinstance(exc, ParseError) else str(exc)
-            raise _FieldError(f"placement {n} ({item}): {message}", at) from None
+        except (ParseError, _FieldError) as exc:
+            message = exc.args[0] if isinstance(exc, ParseError) else exc.message
+            raise _FieldError(f"placement {n} ({quoted(item)}): {message}", at) from None
     if board is None:
         board = _open(rules, tiles, openings)
     return board
@@ -358,15 +419,15 @@ def _read_placement(item: str) -> tuple[int, int, int, int, int]:
     else:
         body, sep, where = body.partition("@")
         if not sep or not where:
-            raise ParseError(f"placement {item!r} has no '@end' or '*'")
+            raise ParseError("a placement has '@end' or '*'")
         turn = {"L": LEFT, "R": RIGHT}.get(where[-1], STRAIGHT)
-        end = int(where[:-1] if turn != STRAIGHT else where)
+        end = _int(where[:-1] if turn != STRAIGHT else where)
     faces, _, named = body.partition("=")
     inward_text, sep, outward_text = faces.partition("-")
     if not sep:
-        raise ParseError(f"placement {item!r} has no 'a-b' faces")
+        raise ParseError("a placement has 'a-b' faces")
     inward, outward = _face(inward_text), _face(outward_text)
-    shows = int(named) if named else outward
+    shows = _int(named) if named else outward
     return inward, outward, shows, end, turn
 
 
@@ -374,15 +435,19 @@ def _tile_candidates(tiles: _Tiles, a: int, b: int) -> list[int]:
     lo, hi = min(a, b), max(a, b)
     found = [i for i, t in enumerate(tiles.tiles) if (t.a, t.b) == (lo, hi)]
     if not found:
-        raise ParseError(f"no tile {lo}-{hi} in {tiles.name}")
+        raise ParseError(f"no tile {face_str(lo)}-{face_str(hi)} in {clipped(tiles.name)}")
     return found
 
 
 def _open(rules: RuleSet, tiles: _Tiles, openings: list[tuple[int, int, int]]) -> Board:
     if not openings:
         raise ParseError("the board does not start with an opening tile ('a-b*')")
+    if len(openings) > max(1, rules.deal.table_tiles):
+        raise ParseError(f"{len(openings)} opening tiles in {rules.name}")
     chosen = []
-    for inward, outward, _shows in openings:
+    for inward, outward, shows in openings:
+        if shows != outward:
+            raise ParseError("an opening tile names no value")
         fits = [
             rules.tileset.tiles[i]
             for i in _tile_candidates(tiles, inward, outward)
@@ -394,7 +459,7 @@ def _open(rules: RuleSet, tiles: _Tiles, openings: list[tuple[int, int, int]]) -
         chosen.append((fits[0], inward))
     try:
         return rules.geometry.open(chosen)
-    except ValueError as exc:
+    except (ValueError, IndexError) as exc:
         raise ParseError(f"bad opening: {exc}") from None
 
 
@@ -410,7 +475,16 @@ def _place(
     value = board.ends[end].value
     if inward != value and inward not in rules.wild_faces:
         raise ParseError(f"end {end} shows {value}, not {inward}")
+    if shows != outward and (
+        outward not in rules.wild_faces or not 0 <= shows <= rules.tileset.top
+    ):
+        raise ParseError(
+            f"'={shows}' names a value: the outward face must be wild and the value "
+            f"from 0 to {rules.tileset.top}"
+        )
     candidates = [rules.tileset.tiles[i] for i in _tile_candidates(tiles, inward, outward)]
+    if not board.ends[end].free:
+        raise ParseError(f"end {end} is closed")
     if rules.geometry.uses_bends:
         if turn == STRAIGHT:
             raise ParseError("a curved tile needs its turn letter L or R")
@@ -427,32 +501,79 @@ def _place(
         raise ParseError(str(exc)) from None
 
 
-def _results(text: str) -> tuple[RoundResult, ...]:
-    rows = json.loads(text)
-    out = []
-    for number, blocked, order, hand_points, points, winners in rows:
-        out.append(
-            RoundResult(
-                int(number),
-                bool(blocked),
-                tuple(order),
-                tuple(hand_points),
-                tuple(points),
-                tuple(winners),
-            )
-        )
-    return tuple(out)
+def _results(players: int) -> Callable[[str], tuple[RoundResult, ...]]:
+    def parse(text: str) -> tuple[RoundResult, ...]:
+        rows = _json(text)
+        if not isinstance(rows, list):
+            raise _FieldError("results are a JSON list of rounds")
+        out = []
+        for n, row in enumerate(rows):
+            out.append(_result(row, n, players))
+        numbers = [r.round_number for r in out]
+        if numbers != sorted(set(numbers)):
+            raise _FieldError("the rounds' numbers must increase")
+        return tuple(out)
+
+    return parse
+
+
+def _result(row: Any, n: int, players: int) -> RoundResult:
+    shape = "[round, blocked, order, hand points, points, winners]"
+    if not isinstance(row, list) or len(row) != 6:
+        raise _FieldError(f"round {n} is not {shape}")
+    number, blocked, order, hand_points, points, winners = row
+    if not _is_int(number) or number < 1 or blocked not in (0, 1):
+        raise _FieldError(f"round {n} is not {shape}")
+    for values, count in (
+        (order, None),
+        (hand_points, players),
+        (points, players),
+        (winners, None),
+    ):
+        if not isinstance(values, list) or not all(_is_int(v) and v >= 0 for v in values):
+            raise _FieldError(f"round {n}: lists of numbers 0 or more are expected")
+        if count is not None and len(values) != count:
+            raise _FieldError(f"round {n}: {len(values)} values for {players} players")
+    if not all(s < players for s in (*order, *winners)) or len(set(order)) != len(order):
+        raise _FieldError(f"round {n}: seats are from 0 to {players - 1}, each once")
+    return RoundResult(
+        number, bool(blocked), tuple(order), tuple(hand_points), tuple(points), tuple(winners)
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _phase(text: str) -> int:
+    if text not in _PHASE_VALUES:
+        raise _FieldError(f"the phase is {', '.join(_PHASE_VALUES)}, not {quoted(text)}")
+    return _PHASE_VALUES[text]
+
+
+def _direction(text: str) -> int:
+    if text not in ("1", "-1"):
+        raise _FieldError(f"the direction is 1 or -1, not {quoted(text)}")
+    return int(text)
 
 
 def loads(text: str) -> GameState:
     """
     The state written by :func:`dumps` (or by hand); raises :class:`ParseError`
-    naming the offending field and its position in the text.
+    naming the offending field and its position in the text.  Only positions that
+    can arise in play are accepted; the state's :attr:`~GameState.origin` is itself
+    (its known history starts here).
     """
+    if not isinstance(text, str):
+        raise TypeError(f"position_text.loads reads a str, not {type(text).__name__}")
+    if len(text) > MAX_POSITION_CHARS:
+        raise ParseError(
+            f"a position text has at most {MAX_POSITION_CHARS:,} characters, not {len(text):,}"
+        )
     reader = _Reader(text)
     rules = _rules(reader)
     tiles = _Tiles(rules)
-    players = reader.value("players", int)
+    players = reader.value("players", _int)
     if players not in rules.player_counts:
         raise reader.fail(f"{rules.name} is not for {players} players", "players")
     zeros = (0,) * players
@@ -464,36 +585,33 @@ def loads(text: str) -> GameState:
     state = GameState.create(
         rules=rules,
         players=players,
-        seed=reader.value("seed", int, 0),
-        round_number=reader.value("round", int, 1),
+        seed=reader.value("seed", _int, 0),
+        round_number=reader.value("round", _int, 1),
         deck=deck,
         stock_pos=stock_pos,
         hand_masks=hands,
         board=board,
-        current_player=reader.value("turn", int, 0),
+        current_player=reader.value("turn", _int, 0),
         scores=reader.value("scores", _read_ints, zeros),
         opening=reader.value("opening", tiles.index, -1),
         drawn=reader.value("drawn", tiles.mask, 0),
-        drawn_count=reader.value("drawn_count", int, 0),
-        direction=reader.value("direction", int, 1),
+        drawn_count=reader.value("drawn_count", _int, 0),
+        direction=reader.value("direction", _direction, 1),
         out=reader.value("out", _read_ints, ()),
         play_points=reader.value("play", _read_ints, zeros),
-        results=reader.value("results", _results, ()),
-        phase=reader.value("phase", _PHASE_VALUES.__getitem__, PLAYING),
-        last_placer=reader.value("last", int, -1),
-        match_winner=reader.value("winner", int, -1),
+        results=reader.value("results", _results(players), ()),
+        phase=reader.value("phase", _phase, PLAYING),
+        last_placer=reader.value("last", _signed, -1),
+        match_winner=reader.value("winner", _int, -1),
     )
-    extra = {}
-    names = set(STATE_FIELDS) - _KNOWN - set(_HISTORY)
-    for key in reader.fields:
-        if key in names:
-            extra[key] = reader.value(key, lambda v: _tuples(json.loads(v)))
-        elif key not in _KEYS:
-            raise reader.fail(f"unknown field {key!r}", key, -len(key) - 1)
+    extra = {
+        key: reader.value(key, lambda v: _tuples(_json(v))) for key in _EXTRA if reader.has(key)
+    }
     if extra:
         state = state.replace(**extra)
     _check(reader, state)
-    return state
+    # the round's known history starts here, not at a deal
+    return state.replace(origin=state)
 
 
 #: Every key a position text may use for the fields this module knows.
@@ -512,6 +630,8 @@ _KEYS = {
     "winner",
     "aside",
 }
+#: The GameState fields this module does not know, written as ``name=<json>``.
+_EXTRA = frozenset(STATE_FIELDS) - _KNOWN - set(_HISTORY)
 
 
 def _deck(reader: _Reader, tiles: _Tiles, board: Board) -> tuple[tuple[int, ...], int]:
@@ -536,14 +656,21 @@ def _deck(reader: _Reader, tiles: _Tiles, board: Board) -> tuple[tuple[int, ...]
     if len(set(stock)) != len(stock):
         raise reader.fail("a tile is listed twice", "stock")
     on_board = [tiles.by_text[tile_text(p.tile)] for p in board.placements]
-    rest = [i for i in range(count) if i not in stock and i not in on_board]
+    out = set(stock) | set(on_board)
+    rest = [i for i in range(count) if i not in out]
     dealt = tuple(on_board + rest)
     return dealt + tuple(stock), len(dealt)
 
 
 def _check(reader: _Reader, state: GameState) -> None:
-    """Consistency checks a hand-written position may fail."""
+    """The checks that a position can arise in play (a hand-written one may fail them)."""
     players = state.players
+    rules = state.rules
+    tiles = rules.tileset.tiles
+    if state.seed > MAX_SEED:
+        raise reader.fail(f"a seed is from 0 to 2**64 - 1, not {state.seed}", "seed")
+    if state.round_number < 1:
+        raise reader.fail("rounds are numbered from 1", "round")
     if not 0 <= state.current_player < players:
         raise reader.fail(f"no player {state.current_player}", "turn")
     for key, values in (("scores", state.scores), ("play", state.play_points)):
@@ -553,8 +680,7 @@ def _check(reader: _Reader, state: GameState) -> None:
     for i in state.deck[: state.stock_pos]:
         dealt |= 1 << i
     used = 0
-    tiles = state.rules.tileset.tiles
-    on_board = [state.rules.tileset.index(p.tile) for p in state.board.placements]
+    on_board = [rules.tileset.index(p.tile) for p in state.board.placements]
     for i in on_board:
         if used >> i & 1:
             raise reader.fail(f"tile {tile_text(tiles[i])} is on the board twice", "board")
@@ -570,16 +696,14 @@ def _check(reader: _Reader, state: GameState) -> None:
     if used & ~dealt:
         stray = tiles[next(iter(indices(used & ~dealt)))]
         raise reader.fail(f"tile {tile_text(stray)} is in play and in the stock", "hands")
-    if state.drawn & ~state.hand_masks[state.current_player]:
-        raise reader.fail("drawn tiles must be in the hand of the player to move", "drawn")
     if reader.has("deck"):
-        declared = reader.value("aside", _Tiles(state.rules).mask, 0)
+        declared = reader.value("aside", _Tiles(rules).mask, 0)
         lost = _aside(state) & ~declared
         if lost:
             names = ", ".join(tile_text(tiles[i]) for i in indices(lost))
             raise reader.fail(
-                f"dealt tiles in no hand and not on the board: {names} (set them aside "
-                "with aside=)",
+                f"dealt tiles in no hand and not on the board: {clipped(names)} (set them "
+                "aside with aside=)",
                 "deck",
             )
         if declared & ~_aside(state):
@@ -589,3 +713,69 @@ def _check(reader: _Reader, state: GameState) -> None:
         raise reader.fail(
             "aside= goes with deck=; with stock= the unlisted tiles are aside", "aside"
         )
+    _check_turn(reader, state)
+    _check_match(reader, state)
+
+
+def _check_turn(reader: _Reader, state: GameState) -> None:
+    """The round's progress: who went out, the opening tile, the tiles drawn this turn."""
+    players = state.players
+    mover = state.current_player
+    hand = state.hand_masks[mover]
+    out = state.out
+    if any(s >= players for s in out) or len(set(out)) != len(out):
+        raise reader.fail(f"out lists seats from 0 to {players - 1}, each once", "out")
+    if any(state.hand_masks[s] for s in out):
+        raise reader.fail("a seat that went out has tiles in hand", "out")
+    if not -1 <= state.last_placer < players:
+        raise reader.fail(f"last is a seat from 0 to {players - 1}, or -1", "last")
+    if state.phase == PLAYING:
+        empty = [s for s in range(players) if not state.hand_masks[s] and s not in out]
+        if empty:
+            raise reader.fail(f"player {empty[0]} has no tile but is not out", "hands")
+        if not hand:
+            raise reader.fail(f"player {mover}, to move, has no tile", "turn")
+        if out and state.rules.finish == "first_out":
+            raise reader.fail("in this rule set the round ends when a player goes out", "out")
+    if state.opening >= 0:
+        if state.phase != PLAYING or state.board.placements:
+            raise reader.fail("an opening tile is only for a round not yet opened", "opening")
+        if not hand >> state.opening & 1:
+            raise reader.fail(f"the opening tile must be in the hand of player {mover}", "opening")
+    if state.drawn or state.drawn_count:
+        if state.phase != PLAYING:
+            raise reader.fail("nobody draws once the round is over", "drawn")
+        if state.drawn & ~hand:
+            raise reader.fail("drawn tiles must be in the hand of the player to move", "drawn")
+        if state.drawn.bit_count() != state.drawn_count:
+            raise reader.fail(
+                f"drawn_count={state.drawn_count} but {state.drawn.bit_count()} tiles drawn",
+                "drawn_count" if reader.has("drawn_count") else "drawn",
+            )
+
+
+def _check_match(reader: _Reader, state: GameState) -> None:
+    """The match: scores, finished rounds, phase and winner agree."""
+    rules = state.rules
+    results = state.results
+    if results and results[-1].round_number > state.round_number:
+        raise reader.fail(f"a result for a round after round {state.round_number}", "results")
+    finished = bool(results) and results[-1].round_number == state.round_number
+    if finished != (state.phase != PLAYING):
+        raise reader.fail(
+            f"round {state.round_number} has a result exactly when it is over",
+            "results" if reader.has("results") else "phase",
+        )
+    sides = rules.match.sides(state.players)
+    side_scores = [sum(state.scores[s] for s in side) for side in sides]
+    winner = rules.match.winner(side_scores) if state.phase != PLAYING else None
+    if state.phase == GAME_OVER:
+        if state.match_winner != winner:
+            raise reader.fail(
+                f"the winner of these scores is {'nobody yet' if winner is None else winner}",
+                "winner" if reader.has("winner") else "phase",
+            )
+    elif state.match_winner != -1:
+        raise reader.fail("a winner is named only once the game is over", "winner")
+    elif winner is not None:
+        raise reader.fail(f"side {winner} has won: the phase is game-over", "phase")

@@ -10,6 +10,7 @@ described in docs/records.md.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -18,11 +19,21 @@ import attrs
 from bendolib import position_text
 from bendolib.engine import apply, new_game
 from bendolib.errors import (
+    ArgumentError,
     BendolibError,
     IllegalMoveError,
     ParseError,
     RecordError,
     UnknownRuleSetError,
+)
+from bendolib.limits import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_RECORD_CHARS,
+    MAX_SEED,
+    clipped,
+    nests_within,
+    quoted,
 )
 from bendolib.moves import NEXT_ROUND, Move
 from bendolib.notation import parse_move
@@ -149,10 +160,17 @@ def record_of(
     did not begin with :func:`~bendolib.new_game` (a state read from a position
     text, say); ``names`` names the players.
     """
+    if not isinstance(state, GameState):
+        raise TypeError(f"record_of takes a GameState, not {type(state).__name__}")
+    if isinstance(names, str) or not all(isinstance(n, str) for n in names):
+        raise TypeError("names are a sequence of str, one per seat")
     if names and len(names) != state.players:
-        raise ValueError(f"{len(names)} names for {state.players} players")
+        raise ArgumentError(f"{len(names)} names for {state.players} players")
     history = state.match_history
     first = state.round_number - len(history) + 1
+    if start is None:
+        # a match that began from a loaded position records it
+        start = state.past[0].origin if state.past else state.origin
     if start is None and first != 1:
         raise BendolibError(
             f"the moves of this match begin in round {first}: pass start= (the state it "
@@ -188,22 +206,33 @@ def dump(state: GameState, names: Sequence[str] = (), start: GameState | str | N
 
 def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in data:
-        raise RecordError(f"{where} has no {key!r} (truncated?)")
+        raise RecordError(f"{where} has no {quoted(key)} (truncated?)")
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise RecordError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+        raise RecordError(f"{where}: {quoted(key)} has the wrong type ({type(value).__name__})")
     return value
 
 
-def _ints(value: Any, what: str, round_number: int | None = None) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
+def _shown(value: Any) -> str:
+    """A JSON value as the record writes it, cut short."""
+    return clipped(json.dumps(value))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints(
+    value: Any, what: str, round_number: int | None = None, count: int | None = None
+) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
         raise RecordError(f"{what} must be a list of integers", round_number)
+    if count is not None and len(value) != count:
+        raise RecordError(f"{what} must have {count} values, not {len(value)}", round_number)
     return tuple(value)
 
 
-def _read_result(data: Any, number: int) -> RoundResult:
+def _read_result(data: Any, number: int, players: int) -> RoundResult:
     if not isinstance(data, dict):
         raise RecordError("the result must be an object", number)
     keys = ("blocked", "order", "hand_points", "points", "winners")
@@ -212,20 +241,65 @@ def _read_result(data: Any, number: int) -> RoundResult:
         raise RecordError(f"the result has no {', '.join(missing)}", number)
     if not isinstance(data["blocked"], bool):
         raise RecordError("'blocked' must be true or false", number)
-    order, hand, points, winners = (_ints(data[k], k, number) for k in keys[1:])
+    order, winners = (_ints(data[k], k, number) for k in ("order", "winners"))
+    hand, points = (_ints(data[k], k, number, players) for k in ("hand_points", "points"))
     return RoundResult(number, data["blocked"], order, hand, points, winners)
 
 
-def _read_round(data: Any, index: int) -> RoundRecord:
+def _read_round(data: Any, index: int, players: int) -> RoundRecord:
     if not isinstance(data, dict):
         raise RecordError(f"rounds[{index}] must be an object")
     number = _need(data, "round", int, f"rounds[{index}]")
+    if number < 1:
+        raise RecordError(f"rounds[{index}]: a round number is 1 or more, not {number}")
     moves = _need(data, "moves", list, f"round {number}")
     for n, move in enumerate(moves, 1):
         if not isinstance(move, str):
-            raise RecordError(f"a move is a string in notation, not {move!r}", number, n)
-    result = _read_result(data["result"], number) if "result" in data else None
+            raise RecordError(f"a move is a string in notation, not {_shown(move)}", number, n)
+    result = _read_result(data["result"], number, players) if "result" in data else None
     return RoundRecord(number, tuple(moves), result)
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"a number has at most {MAX_DIGITS} digits: {quoted(text)}")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError(f"a number out of range: {quoted(text)}")
+    return value
+
+
+def _json_constant(text: str) -> Any:
+    raise RecordError(f"{text} is not a value a record holds")
+
+
+def _json(text: str) -> Any:
+    """The JSON data of a record's text, within the limits (docs/records.md, "Limits")."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(
+            f"a record has at most {MAX_RECORD_CHARS:,} characters, not {len(text):,}"
+        )
+    try:
+        data = json.loads(
+            text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
+        )
+    except json.JSONDecodeError as exc:
+        error = RecordError(
+            f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}; truncated?)"
+        )
+        error.position = exc.pos
+        raise error from None
+    except RecursionError:
+        raise RecordError(
+            f"not a record: lists or objects nest more than {MAX_DEPTH} deep"
+        ) from None
+    if not nests_within(data):
+        raise RecordError(f"not a record: lists or objects nest more than {MAX_DEPTH} deep")
+    return data
 
 
 def load(text: str) -> GameRecord:
@@ -234,20 +308,15 @@ def load(text: str) -> GameRecord:
     :class:`ParseError`) for text that is not a record of a version this library
     reads, or whose rule set is unknown.  The moves are checked by :func:`replay`.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        error = RecordError(
-            f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}; truncated?)"
-        )
-        error.position = exc.pos
-        raise error from None
+    if not isinstance(text, str):
+        raise TypeError(f"records.load reads a str, not {type(text).__name__}")
+    data = _json(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f'not a bendolib record (no "format": "{FORMAT}")')
     version = data.get("version")
-    if version != VERSION:
+    if version != VERSION or not _is_int(version):
         raise RecordError(
-            f"record version {version!r} is not supported (this bendolib reads {VERSION})"
+            f"record version {version!r:.40} is not supported (this bendolib reads {VERSION})"
         )
     try:
         rules = rules_from_spec(_need(data, "rules", dict, "the record"))
@@ -263,21 +332,26 @@ def load(text: str) -> GameRecord:
     players = _need(data, "players", int, "the record")
     if players not in rules.player_counts:
         raise RecordError(f"{rules.name} is not for {players} players")
-    names = tuple(str(n) for n in data.get("names", ()))
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RecordError("'names' must be a list of strings")
     if names and len(names) != players:
         raise RecordError(f"{len(names)} names for {players} players")
     seed = _need(data, "seed", int, "the record")
+    if not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"a seed is from 0 to 2**64 - 1, not {seed}")
     start = data.get("start")
     if start is not None and not isinstance(start, str):
         raise RecordError("'start' must be a position text")
-    rounds = tuple(
-        _read_round(r, i) for i, r in enumerate(_need(data, "rounds", list, "the record"))
-    )
-    scores = _ints(data["scores"], "scores") if "scores" in data else None
+    listed_rounds = _need(data, "rounds", list, "the record")
+    rounds = tuple(_read_round(r, i, players) for i, r in enumerate(listed_rounds))
+    scores = _ints(data["scores"], "scores", count=players) if "scores" in data else None
     winner = data.get("winner")
-    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-        raise RecordError("'winner' must be a side number or null")
-    return GameRecord(rules, players, seed, rounds, names, start, scores, winner)
+    if winner is not None and not (
+        _is_int(winner) and 0 <= winner < len(rules.match.sides(players))
+    ):
+        raise RecordError(f"'winner' must be a side number or null, not {_shown(winner)}")
+    return GameRecord(rules, players, seed, rounds, tuple(names), start, scores, winner)
 
 
 # -- replaying --------------------------------------------------------------------------
@@ -301,6 +375,8 @@ class Step:
 
 def initial_state(record: GameRecord) -> GameState:
     """The state the record starts from: the first deal, or its start position."""
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"a GameRecord is needed, not {type(record).__name__}")
     if record.start is None:
         try:
             return new_game(record.rules, record.players, record.seed)
@@ -345,18 +421,18 @@ def steps(record: GameRecord) -> Iterator[Step]:
         for n, text in enumerate(rnd.moves, 1):
             if state.is_round_over:
                 raise RecordError(
-                    f"the round is already over: {text!r} is one move too many", rnd.number, n
+                    f"the round is already over: {quoted(text)} is one move too many", rnd.number, n
                 )
             try:
                 move = parse_move(text, state)
             except IllegalMoveError as exc:
                 raise RecordError(
-                    f"illegal move {text!r} for player {state.current_player}: {exc.reason}",
+                    f"illegal move {quoted(text)} for player {state.current_player}: {exc.reason}",
                     rnd.number,
                     n,
                 ) from None
             except ParseError as exc:
-                raise RecordError(f"bad move {text!r}: {exc}", rnd.number, n) from None
+                raise RecordError(f"bad move {quoted(text)}: {exc}", rnd.number, n) from None
             player = state.current_player
             state = apply(state, move)
             yield Step(rnd.number, n, player, move, text, state)

@@ -28,9 +28,10 @@ from functools import lru_cache
 from math import factorial
 
 from bendolib.engine import apply, deal_from
-from bendolib.errors import BendolibError
-from bendolib.inference import HiddenDeal, Slot, hidden_deal
+from bendolib.errors import ArgumentError, BendolibError
+from bendolib.inference import HiddenDeal, Slot, deck_layout, hidden_deal
 from bendolib.observation import Observation, observe
+from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 from bendolib.tiles import indices
 
@@ -66,14 +67,65 @@ def sample_state(
     (see :func:`bendolib.inference.deduce`); when no deal fits that model, the plain
     posterior is used.
     """
-    if forced_draws:
-        model = sampler(observation, True)
-        if model.count():
-            try:
-                return model.sample(rng, min(max_attempts, MODEL_ATTEMPTS))
-            except SamplingError:
-                pass
-    return sampler(observation).sample(rng, max_attempts)
+    if not isinstance(observation, Observation):
+        raise TypeError(f"sample_state takes an Observation, not {type(observation).__name__}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng is a random.Random, not {type(rng).__name__}")
+    if not isinstance(max_attempts, int) or isinstance(max_attempts, bool):
+        raise TypeError(f"max_attempts is an int, not {type(max_attempts).__name__}")
+    if max_attempts < 1:
+        raise ArgumentError(f"max_attempts is 1 or more, not {max_attempts}")
+    _check_counts(observation)
+    try:
+        if forced_draws:
+            model = sampler(observation, True)
+            if model.count():
+                try:
+                    return model.sample(rng, min(max_attempts, MODEL_ATTEMPTS))
+                except SamplingError:
+                    pass
+        return sampler(observation).sample(rng, max_attempts)
+    except SamplingError:
+        raise
+    except (
+        BendolibError,
+        LookupError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        ArithmeticError,
+    ) as exc:
+        # an observation no state gives (one built or edited by hand)
+        raise SamplingError(
+            f"no state gives this observation ({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+def _check_counts(observation: Observation) -> None:
+    """
+    Raise SamplingError unless the observation's counts fit its tile set: what sizes
+    the work of sampling (an observation edited by hand could ask for any amount).
+    """
+    for obs in (observation, observation.start):
+        if obs is None:
+            continue
+        if not isinstance(obs, Observation) or not isinstance(obs.rules, RuleSet):
+            raise SamplingError("an observation's start is an Observation of a rule set")
+        total = len(obs.rules.tileset)
+        sizes = obs.hand_sizes
+        masks = (obs.hand_mask, obs.drawn_mask, *obs.revealed)
+        counts = (obs.players, obs.player, obs.current_player, obs.stock_size, obs.opening)
+        if (
+            not all(type(n) is int for n in (*counts, *masks, *sizes, obs.drawn_count))
+            or obs.players not in obs.rules.player_counts
+            or not (0 <= obs.player < obs.players and 0 <= obs.current_player < obs.players)
+            or len(sizes) != obs.players
+            or not all(0 <= n <= total for n in (*sizes, obs.stock_size, obs.drawn_count))
+            or sum(sizes) + obs.stock_size > total
+            or not all(0 <= mask < 1 << total for mask in masks)
+            or not -1 <= obs.opening < total
+        ):
+            raise SamplingError("no state gives this observation: its counts do not fit its tiles")
 
 
 @lru_cache(maxsize=32)
@@ -262,20 +314,15 @@ def _merged(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
 
 def replay(observation: Observation, deck: tuple[int, ...], seed: int = 0) -> GameState | None:
     """
-    The state reached by dealing ``deck`` and replaying the round's public history,
-    if it gives exactly ``observation``; None otherwise.
+    The state reached by dealing ``deck`` (laid out as :func:`bendolib.inference.deck_layout`
+    says) and replaying the round's public history, if it gives exactly
+    ``observation``; None otherwise.
     """
     obs = observation
-    players = obs.players
-    round_points = (0,) * players
-    results = obs.results
-    if obs.phase != PLAYING and results and results[-1].round_number == obs.round_number:
-        round_points = results[-1].points
-        results = results[:-1]
-    scores = tuple(
-        s - p - r for s, p, r in zip(obs.scores, obs.play_points, round_points, strict=True)
-    )
-    state = deal_from(obs.rules, players, deck, seed, obs.round_number, scores, results)
+    if obs.start is not None:
+        state: GameState | None = _origin(obs, deck, seed)
+    else:
+        state = _dealt(obs, deck, seed)
     if state is None:
         return None
     for turn in obs.history:
@@ -290,11 +337,80 @@ def replay(observation: Observation, deck: tuple[int, ...], seed: int = 0) -> Ga
     return state
 
 
+def _dealt(obs: Observation, deck: tuple[int, ...], seed: int) -> GameState | None:
+    """The round dealt from ``deck`` with the match as ``obs`` shows it."""
+    players = obs.players
+    round_points = (0,) * players
+    results = obs.results
+    if obs.phase != PLAYING and results and results[-1].round_number == obs.round_number:
+        round_points = results[-1].points
+        results = results[:-1]
+    scores = tuple(
+        s - p - r for s, p, r in zip(obs.scores, obs.play_points, round_points, strict=True)
+    )
+    return deal_from(obs.rules, players, deck, seed, obs.round_number, scores, results)
+
+
+def _origin(obs: Observation, deck: tuple[int, ...], seed: int) -> GameState:
+    """The position ``obs.start`` describes, its hidden tiles taken from ``deck``."""
+    start = obs.start
+    assert start is not None
+    layout = deck_layout(obs)
+    hands = []
+    for first, size in layout.hands:
+        mask = 0
+        for tile in deck[first : first + size]:
+            mask |= 1 << tile
+        hands.append(mask)
+    if start.current_player == obs.player:
+        drawn = start.drawn_mask
+    else:
+        drawn = 0
+        first, size = layout.drawn
+        for tile in deck[first : first + size]:
+            drawn |= 1 << tile
+    origin = GameState.create(
+        rules=obs.rules,
+        players=obs.players,
+        seed=seed,
+        round_number=start.round_number,
+        deck=deck,
+        stock_pos=layout.stock,
+        hand_masks=tuple(hands),
+        board=start.board,
+        current_player=start.current_player,
+        scores=start.scores,
+        opening=start.opening,
+        drawn=drawn,
+        drawn_count=start.drawn_count,
+        direction=start.direction,
+        out=start.out,
+        play_points=start.play_points,
+        results=start.results,
+        phase=start.phase,
+        last_placer=start.last_placer,
+        match_winner=start.match_winner,
+    )
+    return origin.replace(origin=origin)
+
+
 def _canonical(obs: Observation, deck: list[int]) -> tuple[int, ...]:
-    """The deck with each dealt hand sorted (the order inside a hand means nothing)."""
-    size = obs.rules.deal.hand_size(obs.players)
-    for seat in range(obs.players):
-        deck[seat * size : (seat + 1) * size] = sorted(deck[seat * size : (seat + 1) * size])
+    """
+    The deck with each hand's block sorted (the order inside a hand means nothing;
+    the tiles the player to move had drawn before a loaded position, apart).
+    """
+    layout = deck_layout(obs)
+    blocks = list(layout.hands)
+    drawn_first, drawn_count = layout.drawn
+    if drawn_count:
+        blocks.append(layout.drawn)
+    for first, size in blocks:
+        if drawn_count and first < drawn_first < first + size:
+            size = drawn_first - first
+        deck[first : first + size] = sorted(deck[first : first + size])
+    if layout.aside[1]:
+        first, size = layout.aside
+        deck[first : first + size] = sorted(deck[first : first + size])
     return tuple(deck)
 
 

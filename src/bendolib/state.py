@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
+from bendolib.errors import ArgumentError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Move
 from bendolib.rules.ruleset import RuleSet
@@ -50,11 +51,14 @@ Log: TypeAlias = "tuple[int, Move, Log] | None"
 
 
 @attrs.frozen
-class _Round:
-    """A cons cell of the finished rounds' histories (newest first), shared like a :data:`Log`."""
+class PastRound:
+    """
+    A finished round of the match: its moves, oldest first, and ``origin``, the
+    position they were played from when that was not a deal (a loaded position).
+    """
 
-    log: Log
-    tail: _Round | None
+    turns: tuple[Turn, ...]
+    origin: GameState | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -79,7 +83,8 @@ class RoundContext:
     results: tuple[RoundResult, ...]
     phase: int
     match_winner: int
-    past: _Round | None = attrs.field(repr=False)
+    past: tuple[PastRound, ...] = attrs.field(repr=False)
+    origin: GameState | None = attrs.field(default=None, eq=False, repr=False)
 
 
 #: The names :meth:`GameState.create` and :meth:`GameState.replace` accept: every
@@ -107,6 +112,7 @@ STATE_FIELDS = (
     "match_winner",
     "log",
     "past",
+    "origin",
 )
 _CONTEXT_FIELDS = frozenset(f.name for f in attrs.fields(RoundContext))
 _OWN_FIELDS = frozenset(STATE_FIELDS) - _CONTEXT_FIELDS
@@ -133,7 +139,7 @@ class GameState:
     drawn: int
     drawn_count: int
     last_placer: int
-    log: Log = attrs.field(repr=False)
+    log: Log = attrs.field(repr=False, eq=lambda log: _flat(log))
     context: RoundContext
 
     @classmethod
@@ -161,9 +167,13 @@ class GameState:
         last_placer: int = -1,
         match_winner: int = -1,
         log: Log = None,
-        past: _Round | None = None,
+        past: tuple[PastRound, ...] | None = (),
+        origin: GameState | None = None,
     ) -> GameState:
-        """A state from all its values (see :data:`STATE_FIELDS`); no rule is checked."""
+        """
+        A state from all its values (see :data:`STATE_FIELDS`); no rule is checked.
+        ``past=None`` means no finished round, like ``()``.
+        """
         context = RoundContext(
             rules,
             players,
@@ -178,7 +188,8 @@ class GameState:
             results,
             phase,
             match_winner,
-            past,
+            () if past is None else past,
+            origin,
         )
         return cls(
             hand_masks,
@@ -202,6 +213,8 @@ class GameState:
             raise TypeError(f"GameState has no field {', '.join(sorted(unknown))}")
         context = self.context
         moved = {k: v for k, v in changes.items() if k in _CONTEXT_FIELDS}
+        if "past" in moved and moved["past"] is None:
+            moved["past"] = ()
         if moved:
             context = attrs.evolve(context, **moved)
         own = {k: v for k, v in changes.items() if k in _OWN_FIELDS}
@@ -273,9 +286,17 @@ class GameState:
         return self.context.match_winner
 
     @property
-    def past(self) -> _Round | None:
-        """The finished rounds' histories (newest first)."""
+    def past(self) -> tuple[PastRound, ...]:
+        """The finished rounds of this state's line, oldest first (a flat tuple)."""
         return self.context.past
+
+    @property
+    def origin(self) -> GameState | None:
+        """
+        The position this round's history starts from when it is not the deal (a
+        state read from position text is its own origin), else None.
+        """
+        return self.context.origin
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
@@ -352,20 +373,15 @@ class GameState:
     @property
     def match_history(self) -> tuple[tuple[Turn, ...], ...]:
         """The moves of every round played in this state's line, oldest round first."""
-        logs = [self.log]
-        rounds = self.past
-        while rounds is not None:
-            logs.append(rounds.log)
-            rounds = rounds.tail
-        return tuple(_turns(log) for log in reversed(logs))
+        return (*(r.turns for r in self.past), _turns(self.log))
 
     def hand(self, player: int) -> tuple[Tile, ...]:
         """The tiles of one player."""
-        return self.hands[player]
+        return self.rules.tileset.tiles_of(self.hand_masks[self._seat(player)])
 
     def hand_points(self, player: int) -> int:
         """Points in one player's hand."""
-        return self.rules.tileset.mask_points(self.hand_masks[player])
+        return self.rules.tileset.mask_points(self.hand_masks[self._seat(player)])
 
     def observation(self, player: int) -> Observation:
         """What seat ``player`` may know of this state (see :mod:`bendolib.observation`)."""
@@ -373,11 +389,29 @@ class GameState:
 
         return observe(self, player)
 
+    def _seat(self, player: object) -> int:
+        """``player`` if it is one of this state's seats (TypeError, ArgumentError otherwise)."""
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise TypeError(f"a seat is an int, not {type(player).__name__}")
+        if not 0 <= player < self.context.players:
+            players = self.context.players
+            raise ArgumentError(f"no seat {player} among {players} players (0..{players - 1})")
+        return player
+
     def __str__(self) -> str:
         """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
         from bendolib.text import state_text
 
         return state_text(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """
+        Pickle (and ``copy.deepcopy``) with the round's history as a flat tuple, so
+        that no round is too long to copy.
+        """
+        fields = (self.hand_masks, self.board, self.current_player, self.stock_pos, self.drawn)
+        rest = (self.drawn_count, self.last_placer, _flat(self.log), self.context)
+        return (_unpickled, fields + rest)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         """IPython's plain-text display: the text picture."""
@@ -410,6 +444,39 @@ class GameState:
         from bendolib.render_svg import to_svg
 
         return to_svg(self)
+
+
+def _flat(log: Log) -> tuple[tuple[int, Move], ...]:
+    """
+    The moves of a cons list as a flat tuple of ``(player, move)``, newest first: how
+    states compare, hash and pickle their history, so that no round is too long for
+    Python's recursion limit.
+    """
+    moves = []
+    while log is not None:
+        moves.append(log[:2])
+        log = log[2]
+    return tuple(moves)
+
+
+def _unpickled(
+    hand_masks: tuple[int, ...],
+    board: Board,
+    current_player: int,
+    stock_pos: int,
+    drawn: int,
+    drawn_count: int,
+    last_placer: int,
+    moves: tuple[tuple[int, Move], ...],
+    context: RoundContext,
+) -> GameState:
+    """The state :meth:`GameState.__reduce__` wrote, its history a cons list again."""
+    log: Log = None
+    for player, move in reversed(moves):  # oldest first
+        log = (player, move, log)
+    return GameState(
+        hand_masks, board, current_player, stock_pos, drawn, drawn_count, last_placer, log, context
+    )
 
 
 def _turns(log: Log) -> tuple[Turn, ...]:

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from bendolib.errors import ParseError, RuleSetError
+from bendolib.limits import MAX_DIGITS, MAX_FACE, MAX_TILES, clipped, quoted, shown
 
 #: Turning senses of a curved tile read from one face to the other.
 STRAIGHT = 0
@@ -39,6 +40,21 @@ def opposite(turn: int) -> int:
     return {LEFT: RIGHT, RIGHT: LEFT}.get(turn, turn)
 
 
+def _check_numbers(tile: Tile, fields: tuple[str, ...]) -> None:
+    """TypeError unless the fields are ints; RuleSetError for a face out of range."""
+    for name in fields:
+        value = getattr(tile, name)
+        if type(value) is not int:
+            raise TypeError(f"{type(tile).__name__}.{name} is an int, not {type(value).__name__}")
+    for name in fields[:-1]:
+        face = getattr(tile, name)
+        if not (0 <= face <= MAX_FACE or face in SYMBOL_NAMES):
+            raise RuleSetError(
+                f"a face is a number from 0 to {MAX_FACE} or a symbol "
+                f"({', '.join(map(str, SYMBOL_NAMES))}), not {face}"
+            )
+
+
 @attrs.frozen(order=True)
 class Tile:
     """
@@ -53,12 +69,13 @@ class Tile:
     bend: int = STRAIGHT
 
     def __attrs_post_init__(self) -> None:
+        _check_numbers(self, ("a", "b", "bend"))
         if self.a > self.b:
-            raise ValueError(f"tile faces must be ordered: {self.a} > {self.b}")
+            raise RuleSetError(f"tile faces must be ordered: {self.a} > {self.b}")
         if self.bend not in (STRAIGHT, LEFT, RIGHT):
-            raise ValueError(f"bad bend {self.bend}")
+            raise RuleSetError(f"bad bend {self.bend}")
         if self.a == self.b and self.bend != STRAIGHT:
-            raise ValueError("a double has no bend")
+            raise RuleSetError("a double has no bend")
 
     @property
     def is_double(self) -> bool:
@@ -113,11 +130,12 @@ class Triangle(Tile):
         self.__attrs_init__(a, b, bend, c)
 
     def __attrs_post_init__(self) -> None:
+        _check_numbers(self, ("a", "b", "c", "bend"))
         reading = (self.a, self.b, self.c)
         if reading > (self.b, self.c, self.a) or reading > (self.c, self.a, self.b):
-            raise ValueError(f"read a triangle clockwise from its lowest number: {reading}")
+            raise RuleSetError(f"read a triangle clockwise from its lowest number: {reading}")
         if self.bend != STRAIGHT:
-            raise ValueError("a triangle has no bend")
+            raise RuleSetError("a triangle has no bend")
 
     @property
     def is_double(self) -> bool:
@@ -154,6 +172,10 @@ class Triangle(Tile):
         return f"Triangle({self.a}, {self.b}, {self.c})"
 
 
+#: The kinds of tile a tile set holds.
+_KINDS = (Tile, Triangle)
+
+
 def default_bend(a: int, b: int, values: int) -> int:
     """
     The library's assumed bend of tile ``a|b`` read from ``a`` to ``b``.
@@ -176,6 +198,11 @@ def default_bend(a: int, b: int, values: int) -> int:
 
 BendTable = Mapping[tuple[int, int], int]
 _NO_FITS = (0, 0, 0, 0)
+
+
+def _highest_number(tiles: Iterable[Tile]) -> int:
+    """The highest number (non-negative face) on ``tiles``, 0 when there is none."""
+    return max((f for t in tiles for f in t.faces if f >= 0), default=0)
 
 
 def _index_tables(tiles: tuple[Tile, ...]) -> tuple[dict[int, int], tuple[int, ...], int]:
@@ -222,13 +249,24 @@ class TileSet:
 
     @top.default
     def _top_default(self) -> int:
-        return max((max(t.faces) for t in self.tiles), default=0)
+        return _highest_number(self.tiles)
 
     def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"a tile set's name is a str, not {type(self.name).__name__}")
+        if not isinstance(self.tiles, tuple) or not all(type(t) in _KINDS for t in self.tiles):
+            raise TypeError("a tile set's tiles are a tuple of Tile (or of Triangle)")
         if not self.tiles:
             raise RuleSetError("a tile set needs at least one tile")
+        if len(self.tiles) > MAX_TILES:
+            raise RuleSetError(f"a tile set has at most {MAX_TILES} tiles, not {len(self.tiles)}")
         if len(set(self.tiles)) != len(self.tiles):
-            raise RuleSetError(f"tile set {self.name!r} repeats a tile")
+            raise RuleSetError(f"tile set {clipped(self.name)} repeats a tile")
+        if type(self.top) is not int or self.top != _highest_number(self.tiles):
+            raise RuleSetError(
+                f"top must be the highest number on the tiles, "
+                f"{_highest_number(self.tiles)}, not {quoted(repr(self.top))}"
+            )
         face_mask, points, doubles = _index_tables(self.tiles)
         object.__setattr__(self, "_face_mask", face_mask)
         object.__setattr__(self, "_points", points)
@@ -245,17 +283,15 @@ class TileSet:
         chain = all(type(t) is Tile for t in self.tiles)
         turns = tuple(t.turn_from(face) for t in self.tiles for face in (t.a, t.b)) if chain else ()
         object.__setattr__(self, "turn_table", turns)
+        # one pass over the tiles (a pass per face would cost faces x tiles)
+        turn_masks: dict[int, list[int]] = {face: [0, 0, 0, 0] for face in face_mask}
+        for i, t in enumerate(self.tiles if chain else ()):
+            for face in {t.a, t.b}:
+                turn_masks[face][t.turn_from(face)] |= 1 << i
         fit_masks: dict[int, tuple[int, int, int, int]] = {}
-        for face in face_mask if chain else ():
-            left = right = 0
-            for i, t in enumerate(self.tiles):
-                if face in (t.a, t.b):
-                    turn = t.turn_from(face)
-                    if turn & LEFT:
-                        left |= 1 << i
-                    if turn & RIGHT:
-                        right |= 1 << i
-            fit_masks[face] = (0, left, right, left | right)
+        for face, (_, left, right, both) in turn_masks.items() if chain else ():
+            # BOTH (a curved double) fits either way
+            fit_masks[face] = (0, left | both, right | both, left | right | both)
         object.__setattr__(self, "_fit_masks", fit_masks)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -278,8 +314,10 @@ class TileSet:
         :func:`default_bend`); ``both_bends`` puts each non-double in both bends;
         ``straight`` gives the classic rectangular tiles with no bend.
         """
-        if top < 0:
-            raise RuleSetError(f"a double-N set needs N >= 0, not {top}")
+        if type(top) is not int:
+            raise TypeError(f"top is an int, not {type(top).__name__}")
+        if not 0 <= top <= MAX_FACE:
+            raise RuleSetError(f"a double-N set needs N from 0 to {MAX_FACE}, not {top}")
         tiles: list[Tile] = []
         for a in range(top + 1):
             for b in range(a, top + 1):
@@ -401,6 +439,8 @@ class TileSet:
         Read ``"a-b"`` (or ``"a-bL"`` in a both-bends set) as a tile of this set; a
         triangle is ``"a-b-c"``, its numbers clockwise from any corner.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"a tile is read from a str, not {type(text).__name__}")
         body = text.strip()
         if body.count("-") == 2:
             return self._parse_triangle(text)
@@ -420,7 +460,7 @@ class TileSet:
             candidates = [t for t in candidates if t.bend == bend]
         if len(candidates) != 1:
             what = "no" if not candidates else "more than one"
-            raise ParseError(f"{what} tile {text!r} in {self.name}", text, 0)
+            raise ParseError(f"{what} such tile in {clipped(self.name)}", text, 0)
         return candidates[0]
 
     def _parse_triangle(self, text: str) -> Tile:
@@ -444,8 +484,8 @@ def _parse_face(part: str, text: str) -> int:
     for face, name in SYMBOL_NAMES.items():
         if part == name:
             return face
-    if not part.isdigit():
-        raise ParseError(f"bad face {part!r}", text, text.find(part))
+    if not (part.isascii() and part.isdigit()) or len(part) > MAX_DIGITS:
+        raise ParseError(f"bad face {quoted(part)}", text, text.find(part))
     return int(part)
 
 
@@ -461,7 +501,7 @@ def _lookup_bend(
             raise RuleSetError(f"the bend table has no entry for {a}-{b}")
         bend = bends[(a, b)]
     if bend not in (LEFT, RIGHT):
-        raise RuleSetError(f"bend of {a}-{b} must be LEFT or RIGHT, not {bend!r}")
+        raise RuleSetError(f"bend of {a}-{b} must be LEFT or RIGHT, not {shown(bend)}")
     return bend
 
 
