@@ -154,13 +154,13 @@ class WrongOpener:
 def broken_rule_sets() -> Iterator[tuple[str, bendolib.RuleSet, str]]:
     yield "overlap", BASIC.configure(geometry=OverlappingGeometry()), invariants.NO_OVERLAP
     yield "bonus", BASIC.configure(effects=BonusEffect()), invariants.SCORES
-    yield "discard", BASIC.configure(effects=DiscardEffect()), invariants.TILE_CONSERVATION
+    yield "discard", BASIC.configure(effects=DiscardEffect()), invariants.MOVES
     # its own Match object (target=99, not the shared one), so the mutation stays local
     yield "mutation", BASIC.configure(effects=TargetChanger(), target=99), invariants.APPLY_PURE
     yield "drifting", BASIC.configure(round_scoring=CountingScoring()), invariants.SCORES
     yield "endless", BASIC.configure(round_scoring=NoPoints()), invariants.TERMINATION
     yield "short", BASIC.configure(round_scoring=ShortScoring()), invariants.ERRORS
-    yield "opener", BASIC.configure(start=WrongOpener()), invariants.TILE_CONSERVATION
+    yield "opener", BASIC.configure(start=WrongOpener()), invariants.DEALS
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,13 @@ class whose steps are the things a user of the library does: deal a new game, pl
 legal move (or a run of them), try an illegal move (which must raise
 :class:`~bendolib.IllegalMoveError` and change nothing), read the move notation back,
 look at a player's observation (which must not leak hidden tiles, and which a sampled
-state must reproduce) and round-trip the
-record and the position text (when those can carry the rule set: see
-:func:`~bendolib.testing.invariants.writable`); after every step the state invariants of
-:mod:`bendolib.testing.invariants` must hold.  Run it in a test module::
+state must reproduce) and round-trip the record and the position text (when those can
+carry the rule set: see :func:`~bendolib.testing.invariants.writable`).  Every move is
+checked as :func:`~bendolib.testing.check_ruleset` checks it (fields, tiles, the order of
+play, scores and what they mean, termination bounds, ``apply`` never mutating), and after
+every step the rule set's policies must be unchanged.  Steps print their moves in
+notation (``state.play(move='6-6*')``), and a failure says how to reproduce its state
+in one line.  Run it in a test module::
 
     TestBasic = api_state_machine(bendolib.rules.get("basic")).TestCase
 """
@@ -17,7 +20,9 @@ record and the position text (when those can carry the rule set: see
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
+import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -29,37 +34,162 @@ from hypothesis.stateful import (
 
 from bendolib import engine
 from bendolib.errors import BendolibError, IllegalMoveError
+from bendolib.moves import Move
 from bendolib.notation import parse_move
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState
 from bendolib.testing import invariants as inv
 from bendolib.testing import strategies as bst
+from bendolib.testing.checker import (
+    MAX_ROUNDS,
+    _fingerprint,
+    _same,
+    _Snapshot,
+    rules_expression,
+)
+
+
+@attrs.frozen(repr=False)
+class Moves:
+    """
+    Moves drawn for a step: their indices in ``legal_moves`` of each state (``choices``)
+    and their notation (``text``), which is how the step prints.
+    """
+
+    choices: tuple[int, ...]
+    text: str
+
+    def __repr__(self) -> str:
+        return repr(self.text)
+
+
+def _shown(move: Move) -> str:
+    try:
+        return str(move)
+    except Exception:  # a malformed move may have no notation
+        return repr(move)
+
+
+@st.composite
+def move_runs(draw: st.DrawFn, state: GameState, most: int = 1) -> Moves:
+    """
+    Between 1 and ``most`` legal moves played in turn from ``state`` (fewer if the match
+    ends), as :class:`Moves`; they shrink towards fewer, earlier-listed moves.
+    """
+    count = draw(st.integers(1, most)) if most > 1 else 1
+    choices: list[int] = []
+    texts: list[str] = []
+    for _ in range(count):
+        legal = engine.legal_moves(state)
+        if not legal:
+            break
+        index = draw(st.integers(0, len(legal) - 1))
+        choices.append(index)
+        texts.append(_shown(legal[index]))
+        state = engine.apply(state, legal[index])
+    return Moves(tuple(choices), " ".join(texts))
+
+
+@attrs.frozen(repr=False)
+class Shown:
+    """A value drawn for a step that prints as ``text`` (an illegal move's notation)."""
+
+    value: Any
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def api_state_machine(
-    rules: RuleSet, players: Sequence[int] | None = None
+    rules: RuleSet,
+    players: Sequence[int] | None = None,
+    *,
+    max_rounds: int = MAX_ROUNDS,
+    run_length: int = 60,
 ) -> type[RuleBasedStateMachine]:
     """
     A state machine over the public API for ``rules`` (games of every allowed player
     count unless ``players`` is given); use its ``TestCase`` attribute as a test.
+    A match longer than ``max_rounds`` rounds counts as not terminating; a run plays
+    up to ``run_length`` moves in one step.
     """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     counts = tuple(players if players is not None else rules.player_counts)
     if not counts:
         raise ValueError("no player count to test")
     recordable = inv.writable(rules)
+    expression = rules_expression(rules)
+    unhashable = inv.policies_hashable(rules)
 
     class APIStateMachine(RuleBasedStateMachine):
         """The public API of one rule set, step by step."""
 
         def __init__(self) -> None:
             super().__init__()
+            self.snapshot = _Snapshot(rules)
             self.state: GameState = engine.new_game(rules, counts[0], 0)
+            self._begin(self.state, 0)
+
+        def _begin(self, state: GameState, seed: int) -> None:
+            self.state = state
+            self.seed = seed
+            self.choices: list[int] = []
+            self.moves: list[str] = []
+            self.bounds = inv.Termination(state.players, len(rules.tileset), max_rounds)
+
+        def _fail(self, name: str, message: str) -> NoReturn:
+            """Fail with the invariant's name, the moves and a one-line reproduction."""
+            shown = " ".join(self.moves[-30:])
+            if len(self.moves) > 30:
+                shown = f"... ({len(self.moves) - 30} earlier) {shown}"
+            args = f"{expression}, players={self.state.players}, seed={self.seed}"
+            raise AssertionError(
+                f"{name}: {message}\n"
+                f"  after {len(self.moves)} moves: {shown or '(the deal)'}\n"
+                f"  reproduce: bendolib.testing.check_game({args}, "
+                f"choices={self.choices}).raise_for_violation()\n"
+                f"  the state: bendolib.testing.replay_choices({args}, choices={self.choices})"
+            )
+
+        def _play(self, index: int) -> None:
+            """Play the move at ``index`` of the legal moves and check it as the checker does."""
+            before = self.state
+            try:
+                legal = engine.legal_moves(before)
+            except Exception as exc:
+                self._fail(inv.ERRORS, f"legal_moves raised {type(exc).__name__}: {exc}")
+            index %= len(legal)
+            move = legal[index]
+            self.moves.append(_shown(move))
+            self.choices.append(index)
+            fingerprint = _fingerprint(before)
+            try:
+                after = engine.apply(before, move)
+            except Exception as exc:
+                self._fail(inv.ERRORS, f"apply raised {type(exc).__name__} on a legal move: {exc}")
+            if not _same(_fingerprint(before), fingerprint):
+                self._fail(inv.APPLY_PURE, "apply changed the state it was given")
+            broken = inv.first_broken_move(before, move, after) or inv.first_broken(after)
+            if broken is not None:
+                self._fail(*broken)
+            problem = self.bounds.after(before, move, after)
+            if problem is not None:
+                self._fail(inv.TERMINATION, problem)
+            self.state = after
 
         @initialize(count=st.sampled_from(counts), seed=bst.seeds())
         def deal(self, count: int, seed: int) -> None:
             """Start a match."""
-            self.state = engine.new_game(rules, count, seed)
-            assert engine.new_game(rules, count, seed) == self.state, "new_game is not repeatable"
+            if unhashable is not None:
+                self._fail(inv.POLICIES, unhashable)
+            try:
+                state = engine.new_game(rules, count, seed)
+            except BendolibError as exc:
+                self._fail(inv.DEALS, f"new_game raised {type(exc).__name__}: {exc}")
+            assert engine.new_game(rules, count, seed) == state, "new_game is not repeatable"
+            self._begin(state, seed)
 
         @rule(count=st.sampled_from(counts), seed=bst.seeds())
         def new_game(self, count: int, seed: int) -> None:
@@ -67,65 +197,65 @@ def api_state_machine(
             self.deal(count, seed)
 
         @precondition(lambda self: not self.state.is_game_over)
-        @rule(data=st.data())
-        def legal_move(self, data: st.DataObject) -> None:
-            """Play one legal move; scores and the board change only as declared."""
-            before = self.state
-            move = data.draw(bst.legal_moves(before), label="move")
-            digest = hash(before)
-            after = engine.apply(before, move)
-            assert hash(before) == digest, "apply changed the state it was given"
-            for name, check in ((inv.SCORES, inv.scores_as_declared),):
-                problem = check(before, move, after)
-                assert problem is None, f"{name}: {problem}"
-            self.state = after
+        @rule(move=st.runner().flatmap(lambda machine: move_runs(machine.state)))
+        def play(self, move: Moves) -> None:
+            """Play one legal move, checked as the checker checks every move."""
+            for index in move.choices:
+                self._play(index)
 
         @precondition(lambda self: not self.state.is_game_over)
-        @rule(data=st.data(), steps=st.integers(1, 60))
-        def legal_moves_run(self, data: st.DataObject, steps: int) -> None:
-            """Play a run of random legal moves (to reach round ends and the match's end)."""
-            for _ in range(steps):
+        @rule(moves=st.runner().flatmap(lambda machine: move_runs(machine.state, run_length)))
+        def play_run(self, moves: Moves) -> None:
+            """Play a run of legal moves (to reach round ends and the match's end)."""
+            for index in moves.choices:
                 if self.state.is_game_over:
                     break
-                moves = engine.legal_moves(self.state)
-                index = data.draw(st.integers(0, len(moves) - 1), label="index")
-                self.state = engine.apply(self.state, moves[index])
+                self._play(index)
 
-        @rule(data=st.data())
-        def illegal_move(self, data: st.DataObject) -> None:
+        @rule(
+            move=st.runner().flatmap(
+                lambda machine: bst.illegal_moves(machine.state).map(
+                    lambda move: Shown(move, repr(_shown(move)))
+                )
+            )
+        )
+        def illegal_move(self, move: Shown) -> None:
             """An illegal move raises IllegalMoveError and leaves the state unchanged."""
-            move = data.draw(bst.illegal_moves(self.state), label="illegal move")
-            digest = hash(self.state)
+            illegal = move.value
+            fingerprint = _fingerprint(self.state)
             try:
-                engine.apply(self.state, move)
+                engine.apply(self.state, illegal)
             except IllegalMoveError as exc:
-                assert exc.move == move
+                assert exc.move == illegal
                 assert exc.legal == engine.legal_moves(self.state)
             else:
-                raise AssertionError(f"apply accepted the illegal move {move!r}")
-            assert hash(self.state) == digest, "a refused move changed the state"
+                self._fail("illegal moves", f"apply accepted the illegal move {illegal!r}")
+            if not _same(_fingerprint(self.state), fingerprint):
+                self._fail(inv.APPLY_PURE, "a refused move changed the state")
             try:
-                back = parse_move(str(move), self.state)
+                back = parse_move(str(illegal), self.state)
             except BendolibError:
                 return
             assert back in engine.legal_moves(self.state)
 
         @precondition(lambda self: not self.state.is_game_over)
-        @rule(data=st.data())
-        def notation(self, data: st.DataObject) -> None:
-            """A legal move's notation reads back as the same move."""
-            move = data.draw(bst.legal_moves(self.state), label="move")
-            assert parse_move(str(move), self.state) == move
+        @rule()
+        def notation(self) -> None:
+            """Every legal move's notation reads back as the same move."""
+            problem = inv.notation_round_trip(self.state)
+            if problem is not None:
+                self._fail(inv.NOTATION, problem)
 
-        @rule(data=st.data())
-        def observation(self, data: st.DataObject) -> None:
-            """A player's observation is the same whatever the tiles hidden from them."""
-            player = data.draw(st.integers(0, self.state.players - 1), label="player")
-            seed = data.draw(bst.seeds())
+        @rule(seat=st.integers(0, 15), seed=bst.seeds())
+        def observation(self, seat: int, seed: int) -> None:
+            """A seat's observation is the same whatever the tiles hidden from it."""
+            player = seat % self.state.players
             problem = inv.observation_leak_free(self.state, player, seed)
-            assert problem is None, f"{inv.OBSERVATION}: {problem}"
+            if problem is not None:
+                self._fail(inv.OBSERVATION, problem)
             problem = inv.sampling_consistent(self.state, player, seed)
-            assert problem is None, f"{inv.SAMPLING}: {problem}"
+            if problem is not None:
+                self._fail(inv.SAMPLING, problem)
 
         @precondition(lambda self: recordable)
         @rule()
@@ -136,13 +266,21 @@ def api_state_machine(
                 (inv.POSITION_TEXT, inv.position_text_round_trip),
             ):
                 problem = check(self.state)
-                assert problem is None, f"{name}: {problem}"
+                if problem is not None:
+                    self._fail(name, problem)
 
         @invariant()
         def state_invariants(self) -> None:
-            """Tile conservation, no overlap, consistent legal moves."""
+            """Fields in range, tile conservation, no overlap, consistent legal moves."""
             broken = inv.first_broken(self.state)
-            assert broken is None, f"{broken[0]}: {broken[1]}" if broken else ""
+            if broken is not None:
+                self._fail(*broken)
+
+        @invariant()
+        def policies_unchanged(self) -> None:
+            """Playing never changes the rule set's policies."""
+            if self.snapshot.changed():
+                self._fail(inv.APPLY_PURE, "playing changed the rule set's policies")
 
     APIStateMachine.__name__ = APIStateMachine.__qualname__ = "APIStateMachine_" + "".join(
         c if c.isalnum() else "_" for c in rules.name
