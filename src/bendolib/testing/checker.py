@@ -23,7 +23,7 @@ import attrs
 
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError
-from bendolib.moves import Move
+from bendolib.moves import Move, NextRound
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
@@ -274,6 +274,21 @@ class _Snapshot:
         return False
 
 
+def _seen(name: str, state: GameState, count: int, spacing: Mapping[str, int]) -> str | None:
+    """
+    Observation leak-freedom or sampling consistency in the state after ``count`` moves:
+    for one seat in turn (every seat when checked in every state, ``spacing`` 1).
+    """
+    every = spacing[name]
+    seats = range(state.players) if every == 1 else (count // every % state.players,)
+    check = inv.observation_leak_free if name == inv.OBSERVATION else inv.sampling_consistent
+    for seat in seats:
+        problem = check(state, seat, count)
+        if problem is not None:
+            return problem
+    return None
+
+
 class _Chooser:
     """The move indices of a game: a SplitMix64 stream, or a given list (then stop)."""
 
@@ -422,16 +437,14 @@ class _Game:
             (inv.POSITION_TEXT, lambda: inv.position_text_round_trip(state)),
         )
         count = len(self.moves)
-        seat = count // self.spacing[inv.OBSERVATION] % state.players
-        other = count // self.spacing[inv.SAMPLING] % state.players
         due = {
             inv.POSITION_TEXT: self.due(inv.POSITION_TEXT),
             inv.OBSERVATION: self.due(inv.OBSERVATION),
             inv.SAMPLING: self.due(inv.SAMPLING, self.spacing[inv.SAMPLING] // 2),
         }
         checks += (
-            (inv.OBSERVATION, lambda: inv.observation_leak_free(state, seat, count)),
-            (inv.SAMPLING, lambda: inv.sampling_consistent(state, other, count)),
+            (inv.OBSERVATION, partial(_seen, inv.OBSERVATION, state, count, self.spacing)),
+            (inv.SAMPLING, partial(_seen, inv.SAMPLING, state, count, self.spacing)),
         )
         for name, check in checks:
             if name in wanted and due.get(name, True):
@@ -704,11 +717,26 @@ def check_ruleset(
 
 # -- minimising a violation ---------------------------------------------------------------
 
+#: Invariants too costly to check in every state of every candidate: a candidate game
+#: is replayed without checks and the invariant checked in its last state only.
+_AT_THE_END = (inv.OBSERVATION, inv.SAMPLING, inv.RECORD, inv.POSITION_TEXT, inv.NOTATION)
+
 
 def _kind(violation: Violation) -> tuple[str, str]:
     """What must stay the same while shrinking: the invariant (and for errors, which)."""
     detail = violation.message.split(":")[0] if violation.invariant == inv.ERRORS else ""
     return violation.invariant, detail
+
+
+def _check_last(name: str, state: GameState, count: int) -> str | None:
+    """``name`` checked in ``state``, reached after ``count`` moves, as :class:`_Game` does."""
+    if name in (inv.OBSERVATION, inv.SAMPLING):
+        return _seen(name, state, count, {name: 1})
+    if name == inv.RECORD:
+        return inv.record_round_trip(state)
+    if name == inv.POSITION_TEXT:
+        return inv.position_text_round_trip(state)
+    return inv.notation_round_trip(state)
 
 
 class _Trials:
@@ -719,12 +747,12 @@ class _Trials:
         self.violation = violation
         self.kind = _kind(violation)
         name = violation.invariant
-        wanted = frozenset({name})
         spacing = dict(DEFAULT_SPACING)
         if name in spacing:
             spacing[name] = 1
-        self.wanted = wanted
+        self.wanted = frozenset({name})
         self.spacing = MappingProxyType(spacing)
+        self.run_spacing = MappingProxyType({**DEFAULT_SPACING, **dict(violation.spacing)})
         self.left = replays
         self.deadline = time.perf_counter() + seconds
         self.expr = rules_expression(rules)
@@ -734,17 +762,15 @@ class _Trials:
         """True when no replay is left."""
         return self.left <= 0 or time.perf_counter() > self.deadline
 
-    def run(
+    def _game(
         self,
+        rules: RuleSet,
         changes: tuple[tuple[str, Any], ...],
         seed: int,
+        game: int,
         choices: Sequence[int] | None,
-        game: int = 0,
-    ) -> Violation | None:
-        """The violation of the same kind found in this game, if any."""
-        self.left -= 1
-        rules = self.base.configure(**dict(changes)) if changes else self.base
-        game_ = _Game(
+    ) -> _Game:
+        return _Game(
             rules,
             self.violation.players,
             seed,
@@ -758,11 +784,62 @@ class _Trials:
             changes=changes,
             checked=(self.violation.invariant,),
         )
-        snapshot = _Snapshot(rules) if inv.APPLY_PURE in self.wanted else None
-        found = game_.play(snapshot)
+
+    def run(
+        self,
+        changes: tuple[tuple[str, Any], ...],
+        seed: int,
+        choices: Sequence[int] | None,
+        game: int = 0,
+        *,
+        spaced: bool = False,
+    ) -> Violation | None:
+        """
+        The violation of the same kind found in this game, if any (``spaced``: checking
+        the costly invariants as spaced as in the run, not in every state).
+        """
+        self.left -= 1
+        rules = self.base.configure(**dict(changes)) if changes else self.base
+        played = self._game(rules, changes, seed, game, choices)
+        if spaced:
+            played.spacing = self.run_spacing
+        if choices is not None and self.violation.invariant in _AT_THE_END:
+            found = self._at_the_end(played)
+        else:
+            snapshot = _Snapshot(rules) if inv.APPLY_PURE in self.wanted else None
+            found = played.play(snapshot)
         if found is None or _kind(found) != self.kind:
             return None
         return attrs.evolve(found, replayed=True)
+
+    def run_checked(
+        self, changes: tuple[tuple[str, Any], ...], seed: int, choices: Sequence[int]
+    ) -> Violation | None:
+        """:meth:`run`, checking the invariant in every state however costly."""
+        self.left -= 1
+        rules = self.base.configure(**dict(changes)) if changes else self.base
+        found = self._game(rules, changes, seed, 0, choices).play(None)
+        if found is None or _kind(found) != self.kind:
+            return None
+        return attrs.evolve(found, replayed=True)
+
+    def _at_the_end(self, game: _Game) -> Violation | None:
+        """Replay the game's choices unchecked, then check the last state."""
+        assert game.given is not None
+        try:
+            state = new_game(game.rules, game.players, game.seed)
+            for index in game.given:
+                legal = legal_moves(state)
+                if not legal:
+                    break
+                index %= len(legal)
+                game.moves.append(str(legal[index]))
+                game.choices.append(index)
+                state = apply(state, legal[index])
+        except Exception:  # another failure than the one being minimised
+            return None
+        name = self.violation.invariant
+        return game._run(name, partial(_check_last, name, state, len(game.choices)))
 
 
 def _targets(rules: RuleSet) -> Iterator[int]:
@@ -773,6 +850,13 @@ def _targets(rules: RuleSet) -> Iterator[int]:
     for value in (1, 2, 5, 10, 20, 50, 100, 200, 500):
         if value < target:
             yield value
+
+
+def _shorter(a: Violation, b: Violation | None) -> Violation:
+    """The shorter of two violations (fewer rule changes on a tie)."""
+    if b is None:
+        return a
+    return min(a, b, key=lambda v: (len(v.choices), len(v.changes)))
 
 
 def minimise(
@@ -787,38 +871,55 @@ def minimise(
     A shorter game that breaks the same invariant as ``violation`` (found in a game of
     ``rules``), or ``violation`` itself.
 
-    Tries, in order: a smaller match ``target`` (for a violation late in a match: fewer
-    rounds), then ``games`` other games of each; then removes runs of moves (whole
-    halves, quarters... down to single moves) and lowers move indices to 0, keeping
-    every change after which the invariant still breaks.  Each candidate is replayed
-    checking that invariant in every state; at most ``replays`` replays and ``seconds``
-    seconds are spent.  The result's :attr:`Violation.reproduction` replays its
-    ``choices`` (and ``changes``).
+    Tries shorter prefixes of the moves, removes runs of moves (halves, quarters...
+    down to single moves) and lowers move indices to 0, keeping every change after
+    which the invariant still breaks; then, for a violation that comes after a round or
+    late in one, tries a smaller match ``target`` (fewer rounds) and ``games`` other
+    games, shortened the same way; the shortest wins (with fewer rule changes on a
+    tie).  Each candidate is replayed checking that invariant in every state (the costly
+    ones, such as sampling consistency, in its last state, for every seat); at most
+    ``replays`` replays and ``seconds`` seconds are spent.  The
+    result's :attr:`Violation.reproduction` replays its ``choices`` (and ``changes``).
+    A termination violation stays at least ``max_rounds`` rounds long: check with a
+    smaller ``max_rounds`` for a shorter one.
     """
     if not violation.choices:
         return violation
     trials = _Trials(rules, violation, replays, seconds)
-    best = trials.run(violation.changes, violation.seed, violation.choices, violation.game)
-    if best is None:
+    first = trials.run(violation.changes, violation.seed, violation.choices, violation.game)
+    if first is None and violation.invariant in _AT_THE_END:
+        # checked in another seat's view than in the run: check every state of the game
+        first = trials.run_checked(violation.changes, violation.seed, violation.choices)
+    if first is None:
         return violation
-    for target in _targets(
-        rules.configure(**dict(violation.changes)) if violation.changes else rules
-    ):
-        if trials.spent:
-            break
-        changes = (*[(k, v) for k, v in violation.changes if k != "target"], ("target", target))
-        try:
-            rules.configure(**dict(changes))
-        except BendolibError:
-            continue
-        found = _shortest_game(trials, changes, violation.seed, games)
-        if found is not None and len(found.choices) < len(best.choices):
-            best = found
-            break
-    found = _shortest_game(trials, best.changes, violation.seed, games)
-    if found is not None and len(found.choices) < len(best.choices):
-        best = found
-    return _shrink_choices(trials, best)
+    best = _shrink_choices(trials, _prefix(trials, first))
+    if str(NextRound()) in best.moves or len(best.choices) > _LONG:
+        configured = rules.configure(**dict(violation.changes)) if violation.changes else rules
+        candidates: list[Violation] = []
+        for target in _targets(configured):
+            if trials.spent:
+                break
+            changes = (*[(k, v) for k, v in violation.changes if k != "target"], ("target", target))
+            try:
+                rules.configure(**dict(changes))
+            except BendolibError:
+                continue
+            found = _shortest_game(trials, changes, violation.seed, games)
+            if found is not None:
+                candidates.append(found)
+                break
+        found = _shortest_game(trials, violation.changes, violation.seed, games)
+        if found is not None:
+            candidates.append(found)
+        for candidate in sorted(candidates, key=lambda v: len(v.choices)):
+            if trials.spent or len(candidate.choices) >= len(best.choices):
+                break
+            best = _shorter(best, _shrink_choices(trials, _prefix(trials, candidate)))
+    return best
+
+
+#: A violation longer than this many moves is worth looking for in other games.
+_LONG = 40
 
 
 def _shortest_game(
@@ -829,10 +930,34 @@ def _shortest_game(
     for number in range(games):
         if trials.spent:
             break
-        found = trials.run(changes, game_seed(seed, 1000 + number), None, number)
+        found = trials.run(changes, game_seed(seed, 1000 + number), None, number, spaced=True)
         if found is not None and (shortest is None or len(found.choices) < len(shortest.choices)):
             shortest = found
     return shortest
+
+
+def _prefixes(length: int) -> Iterator[int]:
+    """Prefix lengths to try, shortest first: every one up to 32, then growing by half."""
+    size = 1
+    while size < length:
+        yield size
+        size = size + 1 if size < 32 else size + size // 2
+
+
+def _prefix(trials: _Trials, best: Violation) -> Violation:
+    """
+    The shortest prefix of the moves that still breaks the invariant (for those checked
+    at the end only: a full check stops at the first broken state by itself).
+    """
+    if best.invariant not in _AT_THE_END:
+        return best
+    for size in _prefixes(len(best.choices)):
+        if trials.spent:
+            break
+        found = trials.run(best.changes, best.seed, best.choices[:size], best.game)
+        if found is not None:
+            return found
+    return best
 
 
 def _shrink_choices(trials: _Trials, best: Violation) -> Violation:
