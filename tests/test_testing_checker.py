@@ -8,9 +8,12 @@ that the checker names the broken invariant, with a seed and moves that reproduc
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import attrs
 import pytest
+from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import strategies as st
 
 import bendolib
 from bendolib import GameState, Place
@@ -19,6 +22,7 @@ from bendolib.geometry.lattice import Position
 from bendolib.rules import RoundOutcome, RoundScore, WinnerTakesPips
 from bendolib.rules.starting import StartDecision
 from bendolib.testing import ALL_INVARIANTS, CheckReport, check_game, check_ruleset, invariants
+from bendolib.testing import strategies as bst
 from bendolib.tiles import BOTH, LEFT, RIGHT, Tile, TileSet
 
 BASIC = bendolib.rules.get("basic")
@@ -236,3 +240,52 @@ def test_report_counts_and_text() -> None:
     assert str(report).startswith("basic: 2 games") and "every invariant held" in str(report)
     single = check_game(BASIC, players=2, seed=11)
     assert single.ok and single.games == 1 and single.players == (2,)
+
+
+# -- every invariant over configured rule sets (the pattern that found a library bug) ------
+
+
+def _known_library_bugs(rules: bendolib.RuleSet) -> frozenset[str] | None:
+    """
+    The invariants a configuration is known to break because of a library bug (None: skip
+    the configuration altogether), with where each is being fixed.
+    """
+    params = rules.parameters()
+    if rules.deal.table_tiles and params.get("opens") is True:
+        # library bug found by this test: with tiles turned up on the table, a forced
+        # opening tile replaces them on the board (they vanish); reported to the lead
+        return None
+    if params.get("opens") is False and not rules.deal.table_tiles:
+        # fixed on branch harden: remove at merge (issue 18: draw-dominoes opens=False;
+        # a free opening misleads the start-policy deductions of every rule set)
+        return frozenset({invariants.SAMPLING})
+    return frozenset()
+
+
+@settings(
+    max_examples=max(1, settings().max_examples // 2),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # each example is a whole check
+)
+@given(bst.rulesets(configured=True), st.data())
+def test_check_ruleset_over_configured_rule_sets(rules: bendolib.RuleSet, data: Any) -> None:
+    """A game of a configured rule set, its first 150 moves checked (half the profile's
+    examples: about 8 s in the "ci" profile)."""
+    known = _known_library_bugs(rules)
+    assume(known is not None)
+    assert known is not None
+    count = data.draw(st.sampled_from(rules.player_counts), label="players")
+    chosen = [name for name in ALL_INVARIANTS if name not in known]
+    seed = data.draw(bst.seeds(), label="seed")
+    report = check_ruleset(
+        rules, games=1, seed=seed, players=count, invariants=chosen, max_moves=150
+    )
+    report.raise_for_violation()
+
+
+def test_the_known_library_bug_is_still_there_until_harden_lands() -> None:
+    """The sampling bug excluded above (draw-dominoes, opens=False; issue 18)."""
+    rules = bendolib.rules.get("draw-dominoes", opens=False)
+    report = check_ruleset(rules, games=12, invariants=[invariants.SAMPLING])
+    assert report.violation is not None and "no deal meets" in report.violation.message

@@ -191,6 +191,10 @@ class RuleSet:
             parts.append(f"{key}={shown if len(shown) <= 60 else shown[:57] + '...'}")
         return f"RuleSet({', '.join(parts)})"
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's and hypothesis's display: the short :meth:`__repr__`."""
+        printer.text(repr(self))
+
     @property
     def player_counts(self) -> tuple[int, ...]:
         """The numbers of players this rule set allows."""

@@ -21,6 +21,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 import attrs
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
@@ -33,7 +34,6 @@ from bendolib.rng import derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 from bendolib.testing import invariants as inv
-from bendolib.testing import strategies as bst
 from bendolib.testing.checker import (
     CheckReport,
     Violation,
@@ -41,7 +41,7 @@ from bendolib.testing.checker import (
     game_seed,
     rules_expression,
 )
-from bendolib.testing.machine import Moves, move_runs
+from bendolib.testing.machine import _SEEDS, MACHINE_PHASES, Moves, move_runs
 
 BOT_ERRORS = "bot raises nothing"
 BOT_LEGAL = "bot plays legal moves"
@@ -479,20 +479,20 @@ def bot_state_machine(
             self.choices.append(legal.index(move))
             self.state = engine.apply(self.state, move)
 
-        @initialize(count=st.sampled_from(counts), seed=bst.seeds())
+        @initialize(count=st.sampled_from(counts), seed=_SEEDS)
         def deal(self, count: int, seed: int) -> None:
             """Start a match."""
             self.state = engine.new_game(rules, count, seed)
             self.seed = seed
             self.choices = []
 
-        @rule(count=st.sampled_from(counts), seed=bst.seeds())
+        @rule(count=st.sampled_from(counts), seed=_SEEDS)
         def new_game(self, count: int, seed: int) -> None:
             """Abandon the match and start another."""
             self.deal(count, seed)
 
         @precondition(lambda self: self.state.phase == PLAYING)
-        @rule(rng_seed=st.integers(0, 2**32 - 1))
+        @rule(rng_seed=st.integers(0, 255))
         def bot_moves(self, rng_seed: int) -> None:
             """The bot chooses the move of the player to move; it is played."""
             verdict = ask_bot(bot, self.state, rng_seed)
@@ -501,7 +501,7 @@ def bot_state_machine(
             self._apply(verdict.move)
 
         @precondition(lambda self: not self.state.is_game_over)
-        @rule(moves=st.runner().flatmap(lambda machine: move_runs(machine.state, run_length)))
+        @rule(moves=move_runs(run_length))
         def others_move(self, moves: Moves) -> None:
             """Other players (random legal moves) move on."""
             for index in moves.choices:
@@ -511,7 +511,7 @@ def bot_state_machine(
                 self._apply(legal[index % len(legal)])
 
         @precondition(lambda self: recordable and self.state.phase == PLAYING)
-        @rule(rng_seed=st.integers(0, 2**32 - 1))
+        @rule(rng_seed=st.integers(0, 255))
         def bot_from_loaded_position(self, rng_seed: int) -> None:
             """The bot moves in the position read back from its position text."""
             loaded = position_text.loads(position_text.dumps(self.state))
@@ -521,4 +521,5 @@ def bot_state_machine(
     BotStateMachine.__name__ = BotStateMachine.__qualname__ = "BotStateMachine_" + "".join(
         c if c.isalnum() else "_" for c in rules.name
     )
+    BotStateMachine.TestCase.settings = settings(phases=MACHINE_PHASES)
     return BotStateMachine

@@ -221,19 +221,33 @@ class CheckReport:
         return f"{head}: VIOLATION{skipped}\n{self.violation}{first}"
 
 
-#: GameState fields holding the history: immutable cons lists, compared by identity only.
-_HISTORY_FIELDS = ("log", "past")
+#: GameState fields compared by identity only: the history (immutable cons lists) and the
+#: rule set (whose policies are compared with a snapshot of their own, :class:`_Snapshot`;
+#: hashing its tile set after every move would double the cost of a check).
+_IDENTITY_ONLY = ("log", "past", "rules")
 
 
 def _fingerprint(state: GameState) -> tuple[tuple[object, ...], int | None]:
-    """The state's field values (compared by identity) and a hash of the non-history ones."""
+    """The state's field values (compared by identity) and a hash of the other ones."""
     refs = tuple(getattr(state, name) for name in STATE_FIELDS)
-    values = tuple(getattr(state, name) for name in STATE_FIELDS if name not in _HISTORY_FIELDS)
+    values = tuple(getattr(state, name) for name in STATE_FIELDS if name not in _IDENTITY_ONLY)
     try:
         digest: int | None = hash(values)
     except TypeError:
         digest = None
     return refs, digest
+
+
+#: The RuleSet fields holding policies (small values, cheap to hash after every move).
+_POLICY_PARTS = tuple(p for p in inv.PARTS if p not in ("tileset", "geometry"))
+
+
+def _policies_digest(rules: RuleSet) -> int | None:
+    """A hash of the rule set's policies (None when one cannot be hashed)."""
+    try:
+        return hash(tuple(getattr(rules, part) for part in _POLICY_PARTS))
+    except TypeError:
+        return None
 
 
 def _same(
@@ -327,6 +341,7 @@ class _Game:
     rules_expr: str = "rules"
     changes: tuple[tuple[str, Any], ...] = ()
     checked: tuple[str, ...] = ()
+    max_moves: int | None = None
 
     def due(self, name: str, offset: int = 0) -> bool:
         """True when ``name`` is wanted and due in the current state."""
@@ -380,12 +395,13 @@ class _Game:
                 return self._check_rules_unchanged(snapshot)
             legal = legal_or_problem
             index = chooser.next(len(legal))
-            if index is None:
-                return None
+            if index is None or (self.max_moves is not None and len(self.moves) >= self.max_moves):
+                return self._check_rules_unchanged(snapshot)
             move = legal[index]
             self.moves.append(str(move))
             self.choices.append(index)
             before = _fingerprint(state) if inv.APPLY_PURE in wanted else None
+            policies = _policies_digest(self.rules) if before is not None else None
             try:
                 after = apply(state, move)
             except Exception as exc:
@@ -396,6 +412,8 @@ class _Game:
                 self._count(inv.ERRORS)
             if before is not None:
                 self._count(inv.APPLY_PURE)
+                if _policies_digest(self.rules) != policies:
+                    return self.violation(inv.APPLY_PURE, "playing changed the rule set's policies")
                 if not _same(_fingerprint(state), before):
                     return self.violation(inv.APPLY_PURE, "apply changed the state it was given")
             round_end = after.phase != PLAYING and state.phase == PLAYING
@@ -531,6 +549,7 @@ class _Plan:
     max_rounds: int
     checked: tuple[str, ...]
     rules_expr: str
+    max_moves: int | None = None
 
 
 def _plan(
@@ -538,13 +557,23 @@ def _plan(
     invariants: Collection[str] | None,
     spacing: Mapping[str, int] | None,
     max_rounds: int,
+    max_moves: int | None = None,
 ) -> _Plan:
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     wanted, skipped = _applicable(rules, _wanted(invariants))
     checked = () if invariants is None else tuple(i for i in ALL_INVARIANTS if i in wanted)
+    if max_moves is not None and max_moves < 0:
+        raise ValueError(f"max_moves must be None or at least 0, not {max_moves}")
     return _Plan(
-        rules, wanted, skipped, _spacing(spacing), max_rounds, checked, rules_expression(rules)
+        rules,
+        wanted,
+        skipped,
+        _spacing(spacing),
+        max_rounds,
+        checked,
+        rules_expression(rules),
+        max_moves,
     )
 
 
@@ -593,6 +622,7 @@ def _new_game(
         given,
         rules_expr=plan.rules_expr,
         checked=plan.checked,
+        max_moves=plan.max_moves,
     )
 
 
@@ -632,6 +662,7 @@ def check_game(
     *,
     choices: Sequence[int] | None = None,
     max_rounds: int = MAX_ROUNDS,
+    max_moves: int | None = None,
     invariants: Collection[str] | None = None,
     spacing: Mapping[str, int] | None = None,
 ) -> CheckReport:
@@ -640,9 +671,9 @@ def check_game(
 
     With ``choices`` the game plays those moves (indices into each state's
     ``legal_moves``, taken modulo their number) and stops after them; without, its
-    moves are chosen as :func:`check_ruleset` chooses them.
+    moves are chosen as :func:`check_ruleset` chooses them (up to ``max_moves``).
     """
-    plan = _plan(rules, invariants, spacing, max_rounds)
+    plan = _plan(rules, invariants, spacing, max_rounds, max_moves)
     violation, snapshot, skipped, notes = _start(plan, seed, players)
     game = _new_game(plan, players, seed, 0, None if choices is None else tuple(choices))
     if violation is None:
@@ -677,6 +708,7 @@ def check_ruleset(
     players: int | Sequence[int] | None = None,
     *,
     max_rounds: int = MAX_ROUNDS,
+    max_moves: int | None = None,
     invariants: Collection[str] | None = None,
     spacing: Mapping[str, int] | None = None,
     minimise: bool = False,
@@ -691,14 +723,15 @@ def check_ruleset(
     :func:`~bendolib.testing.invariants.writable`; the report lists what was skipped).
     The costlier invariants run in every n-th state only (:data:`DEFAULT_SPACING`;
     ``spacing`` changes n).  A match longer than ``max_rounds`` rounds counts as not
-    terminating.  The report names the first violation, with the seed and moves that
-    reproduce it; with ``minimise`` it is shortened first (see :func:`minimise`; the
-    report's ``found`` keeps the original).
+    terminating; ``max_moves`` stops each game after that many moves (a quick check).
+    The report names the first violation, with the seed and moves that reproduce it;
+    with ``minimise`` it is shortened first (see :func:`minimise`; the report's
+    ``found`` keeps the original).
     """
     counts = _counts(rules, players)
     if not counts:
         raise ValueError("no player count to check")
-    plan = _plan(rules, invariants, spacing, max_rounds)
+    plan = _plan(rules, invariants, spacing, max_rounds, max_moves)
     violation, snapshot, skipped, notes = _start(plan, game_seed(seed, 0), counts[0])
     played: list[_Game] = []
     if violation is None:

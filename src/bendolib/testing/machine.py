@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import attrs
+from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -34,19 +35,21 @@ from hypothesis.stateful import (
 
 from bendolib import engine
 from bendolib.errors import BendolibError, IllegalMoveError
-from bendolib.moves import Move
+from bendolib.moves import DRAW, NEXT_ROUND, PASS, Move, Place
 from bendolib.notation import parse_move
+from bendolib.rng import SplitMix64
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState
 from bendolib.testing import invariants as inv
-from bendolib.testing import strategies as bst
 from bendolib.testing.checker import (
     MAX_ROUNDS,
     _fingerprint,
+    _policies_digest,
     _same,
     _Snapshot,
     rules_expression,
 )
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT
 
 
 @attrs.frozen(repr=False)
@@ -62,6 +65,10 @@ class Moves:
     def __repr__(self) -> str:
         return repr(self.text)
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """How hypothesis prints a step's moves: their notation."""
+        printer.text(repr(self))
+
 
 def _shown(move: Move) -> str:
     try:
@@ -70,35 +77,127 @@ def _shown(move: Move) -> str:
         return repr(move)
 
 
-@st.composite
-def move_runs(draw: st.DrawFn, state: GameState, most: int = 1) -> Moves:
-    """
-    Between 1 and ``most`` legal moves played in turn from ``state`` (fewer if the match
-    ends), as :class:`Moves`; they shrink towards fewer, earlier-listed moves.
-    """
-    count = draw(st.integers(1, most)) if most > 1 else 1
+def _run(state: GameState, count: int, seed: int) -> Moves:
+    """``count`` moves from ``state`` chosen by a SplitMix64 stream (fewer if the match ends)."""
+    chooser = SplitMix64(seed)
     choices: list[int] = []
     texts: list[str] = []
     for _ in range(count):
         legal = engine.legal_moves(state)
         if not legal:
             break
-        index = draw(st.integers(0, len(legal) - 1))
+        index = chooser.below(len(legal))
         choices.append(index)
         texts.append(_shown(legal[index]))
         state = engine.apply(state, legal[index])
     return Moves(tuple(choices), " ".join(texts))
 
 
+def move_runs(most: int) -> st.SearchStrategy[Moves]:
+    """
+    In a state machine with a ``state`` attribute: between 1 and ``most`` legal moves
+    played in turn from the machine's state (fewer if the match ends), as
+    :class:`Moves`.  Only their number and a seed are drawn, the same whatever the
+    state, so a failing run shrinks fast: to fewer moves (a prefix) and to seed 0.
+    """
+    return st.tuples(st.runner(), st.integers(1, most), st.integers(0, 255)).map(
+        lambda t: _run(t[0].state, t[1], t[2])
+    )
+
+
+def _pick(state: GameState, choice: int) -> Moves:
+    legal = engine.legal_moves(state)
+    index = choice % len(legal)
+    return Moves((index,), _shown(legal[index]))
+
+
+def one_move() -> st.SearchStrategy[Moves]:
+    """
+    In a state machine with a ``state`` attribute: one legal move of the machine's state
+    as :class:`Moves` (a number drawn whatever the state; shrinks to the first listed).
+    """
+    return st.tuples(st.runner(), st.integers(0, 255)).map(lambda t: _pick(t[0].state, t[1]))
+
+
+def illegal_move(state: GameState, seed: int) -> Move:
+    """
+    A move that is not legal in ``state``, chosen by ``seed``: draw / pass / next when
+    they are not legal, a legal placement with one field changed, or any tile anywhere.
+    """
+    legal = engine.legal_moves(state)
+    rng = SplitMix64(seed)
+    tileset = state.rules.tileset
+    places = [m for m in legal if isinstance(m, Place)]
+    for _ in range(64):
+        kind = rng.below(3)
+        if kind == 0:
+            move: Move = (DRAW, PASS, NEXT_ROUND)[rng.below(3)]
+        else:
+            values = {
+                "tile": tileset.tiles[rng.below(len(tileset))],
+                "end": rng.below(len(state.board.ends) + 3) - 1,
+                "inward": rng.below(tileset.top + 5) - 3,
+                "shows": rng.below(tileset.top + 5) - 3,
+                "turn": (STRAIGHT, LEFT, RIGHT)[rng.below(3)],
+            }
+            if kind == 1 and places:
+                field = ("tile", "end", "inward", "shows", "turn")[rng.below(5)]
+                move = attrs.evolve(places[rng.below(len(places))], **{field: values[field]})
+            else:
+                position = places[rng.below(len(places))].position if places else None
+                move = Place(position=position, **values)
+        if move not in legal:
+            return move
+    return next(m for m in (DRAW, PASS, NEXT_ROUND) if m not in legal)
+
+
 @attrs.frozen(repr=False)
 class Shown:
     """A value drawn for a step that prints as ``text`` (an illegal move's notation)."""
 
-    value: Any
+    value: Move
     text: str
 
     def __repr__(self) -> str:
         return self.text
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """How hypothesis prints the value: ``text``."""
+        printer.text(self.text)
+
+
+def illegal_moves() -> st.SearchStrategy[Shown]:
+    """In a state machine with a ``state`` attribute: an illegal move, shown in notation."""
+    return st.tuples(st.runner(), st.integers(0, 255)).map(
+        lambda t: _shown_move(illegal_move(t[0].state, t[1]))
+    )
+
+
+def _shown_move(move: Move) -> Shown:
+    return Shown(move, repr(_shown(move)))
+
+
+#: The hypothesis phases the machines run: all but ``explain``, which re-runs a failing
+#: machine with every step varied to say which ones matter, and so multiplies the time to
+#: report a failure (a failure at a round's end: 2.7 s of CPU without it, 57 s with it;
+#: bench/planted_bugs.py).  Keep it when changing a machine's settings:
+#: ``settings(machine.TestCase.settings, max_examples=...)``.
+MACHINE_PHASES = tuple(phase for phase in Phase if phase is not Phase.explain)
+
+#: Deal seeds of the machines: few enough bits that shrinking one takes few steps (a
+#: 64-bit seed costs the shrinker dozens of whole replays of the failing example).
+_SEEDS = st.integers(0, 1023)
+
+#: The state checks made after every move (no overlap is checked move by move).
+_MOVE_STATE_CHECKS = tuple((n, c) for n, c in inv.STATE_CHECKS if n != inv.NO_OVERLAP)
+
+
+def _first_broken(state: GameState) -> tuple[str, str] | None:
+    for name, check in _MOVE_STATE_CHECKS:
+        problem = check(state)
+        if problem is not None:
+            return name, problem
+    return None
 
 
 def api_state_machine(
@@ -165,13 +264,16 @@ def api_state_machine(
             self.moves.append(_shown(move))
             self.choices.append(index)
             fingerprint = _fingerprint(before)
+            policies = _policies_digest(rules)
             try:
                 after = engine.apply(before, move)
             except Exception as exc:
                 self._fail(inv.ERRORS, f"apply raised {type(exc).__name__} on a legal move: {exc}")
+            if _policies_digest(rules) != policies:
+                self._fail(inv.APPLY_PURE, "playing changed the rule set's policies")
             if not _same(_fingerprint(before), fingerprint):
                 self._fail(inv.APPLY_PURE, "apply changed the state it was given")
-            broken = inv.first_broken_move(before, move, after) or inv.first_broken(after)
+            broken = inv.first_broken_move(before, move, after) or _first_broken(after)
             if broken is not None:
                 self._fail(*broken)
             problem = self.bounds.after(before, move, after)
@@ -179,7 +281,7 @@ def api_state_machine(
                 self._fail(inv.TERMINATION, problem)
             self.state = after
 
-        @initialize(count=st.sampled_from(counts), seed=bst.seeds())
+        @initialize(count=st.sampled_from(counts), seed=_SEEDS)
         def deal(self, count: int, seed: int) -> None:
             """Start a match."""
             if unhashable is not None:
@@ -191,20 +293,20 @@ def api_state_machine(
             assert engine.new_game(rules, count, seed) == state, "new_game is not repeatable"
             self._begin(state, seed)
 
-        @rule(count=st.sampled_from(counts), seed=bst.seeds())
+        @rule(count=st.sampled_from(counts), seed=_SEEDS)
         def new_game(self, count: int, seed: int) -> None:
             """Abandon the match and start another."""
             self.deal(count, seed)
 
         @precondition(lambda self: not self.state.is_game_over)
-        @rule(move=st.runner().flatmap(lambda machine: move_runs(machine.state)))
+        @rule(move=one_move())
         def play(self, move: Moves) -> None:
             """Play one legal move, checked as the checker checks every move."""
             for index in move.choices:
                 self._play(index)
 
         @precondition(lambda self: not self.state.is_game_over)
-        @rule(moves=st.runner().flatmap(lambda machine: move_runs(machine.state, run_length)))
+        @rule(moves=move_runs(run_length))
         def play_run(self, moves: Moves) -> None:
             """Play a run of legal moves (to reach round ends and the match's end)."""
             for index in moves.choices:
@@ -212,14 +314,8 @@ def api_state_machine(
                     break
                 self._play(index)
 
-        @rule(
-            move=st.runner().flatmap(
-                lambda machine: bst.illegal_moves(machine.state).map(
-                    lambda move: Shown(move, repr(_shown(move)))
-                )
-            )
-        )
-        def illegal_move(self, move: Shown) -> None:
+        @rule(move=illegal_moves())
+        def illegal(self, move: Shown) -> None:
             """An illegal move raises IllegalMoveError and leaves the state unchanged."""
             illegal = move.value
             fingerprint = _fingerprint(self.state)
@@ -246,7 +342,7 @@ def api_state_machine(
             if problem is not None:
                 self._fail(inv.NOTATION, problem)
 
-        @rule(seat=st.integers(0, 15), seed=bst.seeds())
+        @rule(seat=st.integers(0, 15), seed=st.integers(0, 255))
         def observation(self, seat: int, seed: int) -> None:
             """A seat's observation is the same whatever the tiles hidden from it."""
             player = seat % self.state.players
@@ -285,4 +381,5 @@ def api_state_machine(
     APIStateMachine.__name__ = APIStateMachine.__qualname__ = "APIStateMachine_" + "".join(
         c if c.isalnum() else "_" for c in rules.name
     )
+    APIStateMachine.TestCase.settings = settings(phases=MACHINE_PHASES)
     return APIStateMachine
