@@ -133,19 +133,20 @@ def illegal_move(state: GameState, seed: int) -> Move:
         if kind == 0:
             move: Move = (DRAW, PASS, NEXT_ROUND)[rng.below(3)]
         else:
-            values = {
-                "tile": tileset.tiles[rng.below(len(tileset))],
-                "end": rng.below(len(state.board.ends) + 3) - 1,
-                "inward": rng.below(tileset.top + 5) - 3,
-                "shows": rng.below(tileset.top + 5) - 3,
-                "turn": (STRAIGHT, LEFT, RIGHT)[rng.below(3)],
-            }
+            position = places[rng.below(len(places))].position if places else None
+            anywhere = Place(
+                tileset.tiles[rng.below(len(tileset))],
+                rng.below(len(state.board.ends) + 3) - 1,
+                rng.below(tileset.top + 5) - 3,
+                rng.below(tileset.top + 5) - 3,
+                (STRAIGHT, LEFT, RIGHT)[rng.below(3)],
+                position,
+            )
+            move = anywhere
             if kind == 1 and places:
                 field = ("tile", "end", "inward", "shows", "turn")[rng.below(5)]
-                move = attrs.evolve(places[rng.below(len(places))], **{field: values[field]})
-            else:
-                position = places[rng.below(len(places))].position if places else None
-                move = Place(position=position, **values)
+                changed: dict[str, Any] = {field: getattr(anywhere, field)}
+                move = attrs.evolve(places[rng.below(len(places))], **changed)
         if move not in legal:
             return move
     return next(m for m in (DRAW, PASS, NEXT_ROUND) if m not in legal)
