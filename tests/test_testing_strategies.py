@@ -145,7 +145,7 @@ attrs.resolve_types(Saved)  # string annotations (``from __future__ import annot
 @given(
     st.from_type(GameState),
     st.builds(Saved),
-    st.from_type(Move),
+    st.from_type(Move),  # type: ignore[arg-type]  # a union alias
     st.from_type(Observation),
     st.from_type(TileSet),
 )

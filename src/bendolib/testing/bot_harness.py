@@ -41,7 +41,7 @@ from bendolib.testing.checker import (
     game_seed,
     rules_expression,
 )
-from bendolib.testing.machine import _SEEDS, MACHINE_PHASES, Moves, move_runs
+from bendolib.testing.machine import _SEEDS, MACHINE_PHASES, Moves, move_runs, placeholder
 
 BOT_ERRORS = "bot raises nothing"
 BOT_LEGAL = "bot plays legal moves"
@@ -459,7 +459,7 @@ def bot_state_machine(
         def __init__(self) -> None:
             super().__init__()
             self.snapshot = _Snapshot(rules)
-            self.state = engine.new_game(rules, counts[0], 0)
+            self.state = placeholder(rules, counts[0])
             self.seed = 0
             self.choices: list[int] = []
 
