@@ -112,6 +112,14 @@ class FirstRoundDecides(Match):
         return leaders[0] if best > 0 and len(leaders) == 1 else None
 
 
+@attrs.frozen
+class NobodyScores(Match):
+    """A match policy that never names a winner: the match cannot end."""
+
+    def winner(self, side_scores: Sequence[int]) -> int | None:
+        return None
+
+
 # -- turn order -----------------------------------------------------------------------------
 
 
@@ -384,6 +392,12 @@ def planted() -> tuple[Planted, ...]:
             "first round decides",
             BASIC.configure("first-round", match=FirstRoundDecides(target=100)),
             invariants.MATCH_WINNER,
+        ),
+        Planted(
+            "match",
+            "the match never ends",
+            BASIC.configure("endless", match=NobodyScores(target=100)),
+            invariants.TERMINATION,
         ),
         Planted(
             "turn order",

@@ -46,7 +46,13 @@ def test_every_planted_rule_set_bug_is_caught_under_its_invariant(bug: Planted) 
     assert violation.invariant == expected, str(violation)
     # the seed-and-choices line finds it again, in a fresh rule set of the same kind
     fresh = next(p for p in planted() if p.name == bug.name).rules
-    again = check_game(fresh, violation.players, violation.seed, choices=violation.choices)
+    again = check_game(
+        fresh,
+        violation.players,
+        violation.seed,
+        choices=violation.choices,
+        max_rounds=violation.max_rounds,
+    )
     assert again.violation is not None and again.violation.invariant == expected
 
 

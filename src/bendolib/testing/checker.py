@@ -785,7 +785,6 @@ class _Trials:
             spacing[name] = 1
         self.wanted = frozenset({name})
         self.spacing = MappingProxyType(spacing)
-        self.run_spacing = MappingProxyType({**DEFAULT_SPACING, **dict(violation.spacing)})
         self.left = replays
         self.deadline = time.perf_counter() + seconds
         self.expr = rules_expression(rules)
@@ -825,17 +824,16 @@ class _Trials:
         choices: Sequence[int] | None,
         game: int = 0,
         *,
-        spaced: bool = False,
+        limit: int | None = None,
     ) -> Violation | None:
         """
-        The violation of the same kind found in this game, if any (``spaced``: checking
-        the costly invariants as spaced as in the run, not in every state).
+        The violation of the same kind found in this game, if any (within ``limit``
+        moves: a longer one would not be shorter than the best found).
         """
         self.left -= 1
         rules = self.base.configure(**dict(changes)) if changes else self.base
         played = self._game(rules, changes, seed, game, choices)
-        if spaced:
-            played.spacing = self.run_spacing
+        played.max_moves = limit
         if choices is not None and self.violation.invariant in _AT_THE_END:
             found = self._at_the_end(played)
         else:
@@ -937,11 +935,11 @@ def minimise(
                 rules.configure(**dict(changes))
             except BendolibError:
                 continue
-            found = _shortest_game(trials, changes, violation.seed, games)
+            found = _shortest_game(trials, changes, violation.seed, games, len(best.choices))
             if found is not None:
                 candidates.append(found)
                 break
-        found = _shortest_game(trials, violation.changes, violation.seed, games)
+        found = _shortest_game(trials, violation.changes, violation.seed, games, len(best.choices))
         if found is not None:
             candidates.append(found)
         for candidate in sorted(candidates, key=lambda v: len(v.choices)):
@@ -956,14 +954,15 @@ _LONG = 40
 
 
 def _shortest_game(
-    trials: _Trials, changes: tuple[tuple[str, Any], ...], seed: int, games: int
+    trials: _Trials, changes: tuple[tuple[str, Any], ...], seed: int, games: int, longest: int
 ) -> Violation | None:
-    """The shortest of the violations found in ``games`` fresh games."""
+    """The shortest of the violations found in ``games`` fresh games (each cut short)."""
     shortest = None
     for number in range(games):
         if trials.spent:
             break
-        found = trials.run(changes, game_seed(seed, 1000 + number), None, number, spaced=True)
+        limit = longest - 1 if shortest is None else len(shortest.choices) - 1
+        found = trials.run(changes, game_seed(seed, 1000 + number), None, number, limit=limit)
         if found is not None and (shortest is None or len(found.choices) < len(shortest.choices)):
             shortest = found
     return shortest
