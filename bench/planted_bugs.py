@@ -67,7 +67,7 @@ def _machine(machine: type[RuleBasedStateMachine]) -> tuple[str, int | None]:
         if length is None and choices is not None:
             length = len([c for c in choices.group(1).split(",") if c.strip()])
         return text.split(":")[0], length
-    return "not caught", None
+    return "not caught", None  # printed as "-"
 
 
 def rows(bug: Planted, quick: bool) -> list[str]:
@@ -84,7 +84,8 @@ def rows(bug: Planted, quick: bool) -> list[str]:
             (named, length), cpu, wall = _timed(  # type: ignore[misc]
                 lambda: _machine(bot_state_machine(bug.bot, bug.rules))
             )
-            out.append(f"| bot_state_machine | {named} | {cpu:.1f} / {wall:.1f} | {length} |")
+            shown = "-" if length is None else length
+            out.append(f"| bot_state_machine | {named} | {cpu:.1f} / {wall:.1f} | {shown} |")
         return out
     fresh = next(p for p in planted() if p.name == bug.name)
     report, cpu, wall = _timed(lambda: check_ruleset(fresh.rules, games=20, seed=0))
@@ -114,7 +115,8 @@ def rows(bug: Planted, quick: bool) -> list[str]:
             machine = api_state_machine(fresh.rules, max_rounds=bound)
             (named, length), cpu, wall = _timed(partial(_machine, machine))  # type: ignore[misc]
             tool = "api_state_machine" + ("" if bound == 200 else f"(max_rounds={bound})")
-            out.append(f"| {tool} | {named} | {cpu:.1f} / {wall:.1f} | {length} |")
+            shown = "-" if length is None else length
+            out.append(f"| {tool} | {named} | {cpu:.1f} / {wall:.1f} | {shown} |")
     return out
 
 
