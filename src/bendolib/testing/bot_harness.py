@@ -64,7 +64,7 @@ _BOT_RNG = 0xB075EED
 LOADED_LIMIT = (
     "the library raised {error} for a position loaded with position_text.loads "
     "({where}): observations and sampling of loaded positions are limited until "
-    "issue 14 is fixed (branch harden), so the bot was not judged there"
+    "issue 14 is fixed, so the bot was not judged there"
 )
 
 _MOVE_TYPES = (Place, Draw, Pass, NextRound)
