@@ -104,7 +104,7 @@ class _Verdict:
     limit: str | None = None
 
 
-def ask_bot(bot: Any, state: GameState, rng_seed: int, *, loaded: bool = False) -> _Verdict:
+def _ask_bot(bot: Any, state: GameState, rng_seed: int, *, loaded: bool = False) -> _Verdict:
     """
     Ask ``bot`` for the move of the player to move in ``state`` (twice, with
     ``random.Random(rng_seed)`` each time) and check its answer.  ``loaded`` marks a
@@ -215,7 +215,7 @@ class _BotGame:
     def decide(self, state: GameState, number: int) -> tuple[Move | None, Violation | None]:
         """The bot's move in ``state`` (checked), and from its loaded copy when due."""
         rng_seed = derive_seed(self.seed, _BOT_RNG, number)
-        verdict = ask_bot(self.bot, state, rng_seed)
+        verdict = _ask_bot(self.bot, state, rng_seed)
         problem = self.judge(verdict)
         if problem is not None or verdict.move is None:
             return None, problem
@@ -228,14 +228,14 @@ class _BotGame:
         if not inv.writable(self.rules):
             return None
         loaded = position_text.loads(position_text.dumps(state))
-        verdict = ask_bot(self.bot, loaded, rng_seed, loaded=True)
+        verdict = _ask_bot(self.bot, loaded, rng_seed, loaded=True)
         problem = self.judge(verdict)
         if problem is not None or verdict.move is None:
             return problem
         after = engine.apply(loaded, verdict.move)
         if after.phase != PLAYING:
             return None
-        return self.judge(ask_bot(self.bot, after, rng_seed, loaded=True))
+        return self.judge(_ask_bot(self.bot, after, rng_seed, loaded=True))
 
     def play(self, snapshot: _Snapshot, given: Sequence[int] | None) -> Violation | None:
         """Play the game with the bot at every seat (or replay ``given``, then ask it once)."""
@@ -495,7 +495,7 @@ def bot_state_machine(
         @rule(rng_seed=st.integers(0, 255))
         def bot_moves(self, rng_seed: int) -> None:
             """The bot chooses the move of the player to move; it is played."""
-            verdict = ask_bot(bot, self.state, rng_seed)
+            verdict = _ask_bot(bot, self.state, rng_seed)
             self._check(verdict)
             assert verdict.move is not None
             self._apply(verdict.move)
@@ -515,7 +515,7 @@ def bot_state_machine(
         def bot_from_loaded_position(self, rng_seed: int) -> None:
             """The bot moves in the position read back from its position text."""
             loaded = position_text.loads(position_text.dumps(self.state))
-            verdict = ask_bot(bot, loaded, rng_seed, loaded=True)
+            verdict = _ask_bot(bot, loaded, rng_seed, loaded=True)
             self._check(verdict)
 
     BotStateMachine.__name__ = BotStateMachine.__qualname__ = "BotStateMachine_" + "".join(

@@ -31,6 +31,7 @@ from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.sampling import sample_state
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
+from bendolib.tiles import TileSet
 
 #: The names of the invariants, as they appear in a :class:`~bendolib.testing.Violation`.
 TILE_CONSERVATION = "tile conservation"
@@ -506,7 +507,7 @@ def moves_as_declared(before: GameState, move: Move, after: GameState) -> str | 
     return None
 
 
-def _hand_change(tileset: Any, seat: int, expected: int, got: int, what: str) -> str:
+def _hand_change(tileset: TileSet, seat: int, expected: int, got: int, what: str) -> str:
     gained = " ".join(str(t) for t in tileset.tiles_of(got & ~expected))
     lost = " ".join(str(t) for t in tileset.tiles_of(expected & ~got))
     change = " and ".join(

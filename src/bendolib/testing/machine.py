@@ -168,7 +168,7 @@ class Shown:
         printer.text(self.text)
 
 
-def illegal_moves() -> st.SearchStrategy[Shown]:
+def illegal_steps() -> st.SearchStrategy[Shown]:
     """In a state machine with a ``state`` attribute: an illegal move, shown in notation."""
     return st.tuples(st.runner(), st.integers(0, 255)).map(
         lambda t: _shown_move(illegal_move(t[0].state, t[1]))
@@ -327,7 +327,7 @@ def api_state_machine(
                     break
                 self._play(index)
 
-        @rule(move=illegal_moves())
+        @rule(move=illegal_steps())
         def illegal(self, move: Shown) -> None:
             """An illegal move raises IllegalMoveError and leaves the state unchanged."""
             illegal = move.value
