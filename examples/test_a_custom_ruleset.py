@@ -8,12 +8,14 @@ Three things a user of the library typically wants to test, with the same tools 
 library's own test suite uses:
 
 1. a bot: property-based tests over states reached by random play (hypothesis
-   strategies from ``bendolib.testing.strategies``);
+   strategies from ``bendolib.testing.strategies``), and ``check_bot``, which plays it
+   on every rule set and player count and checks every decision;
 2. a rule set of one's own (here: basic Bendominoes with a scoring policy and a bend
    table of our own): ``check_ruleset`` plays random games and checks every invariant,
    and ``api_state_machine`` drives the public API step by step;
-3. that a mistake is caught: a scoring policy that hands out points for the wrong
-   number of seats is reported with a seed and the moves that reproduce it.
+3. that mistakes are caught: a scoring policy that hands out points for the wrong
+   number of seats, and one that credits the winner's points to the next seat, are
+   reported with a one-line reproduction (shortened by ``minimise``).
 
 In a real project the ``test_*`` functions below live in a pytest module; here they
 are called directly so that the script runs on its own.
@@ -32,7 +34,7 @@ import bendolib
 from bendolib import GameState, Move, Place, TileSet
 from bendolib.observation import Observation
 from bendolib.rules import RoundOutcome, RoundScore, WinnerTakesPips
-from bendolib.testing import api_state_machine, check_ruleset, invariants
+from bendolib.testing import api_state_machine, check_bot, check_ruleset, invariants
 from bendolib.testing import strategies as bst
 from bendolib.tiles import LEFT, RIGHT
 
@@ -68,6 +70,13 @@ def test_bot_plays_a_legal_move(state: GameState, seed: int) -> None:
     # the same seed gives the same choice (tournaments rely on it)
     again = HeavyFirstBot().choose(state.observation(seat), legal, random.Random(seed))
     assert again == move
+
+
+def test_bot_passes_the_bot_harness() -> None:
+    """Legal, deterministic per seed, no mutation, every rule set and player count."""
+    report = check_bot(HeavyFirstBot(), max_moves=30)
+    print(report)
+    report.raise_for_violation()
 
 
 @QUICK
@@ -120,7 +129,9 @@ def test_my_rule_set_states(state: GameState) -> None:
 
 def test_my_rule_set_through_the_public_api() -> None:
     machine = api_state_machine(MY_RULES)
-    machine.TestCase.settings = settings(max_examples=4, stateful_step_count=15, deadline=None)
+    machine.TestCase.settings = settings(
+        machine.TestCase.settings, max_examples=4, stateful_step_count=15, deadline=None
+    )
     machine.TestCase().runTest()
 
 
@@ -148,13 +159,33 @@ def test_a_broken_scoring_policy_is_reported() -> None:
     print(f"player {before.current_player} to move with {hand}")
 
 
+@attrs.frozen
+class CreditsTheNextSeat:
+    """A bug: the winner's points are written in the next seat's column."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        base = WinnerTakesPips().score(outcome)
+        n = len(base.points)
+        return RoundScore(tuple(base.points[(s - 1) % n] for s in range(n)), base.winners)
+
+
+def test_points_to_the_wrong_seat_are_reported_short() -> None:
+    broken = MY_RULES.configure("next-seat", round_scoring=CreditsTheNextSeat())
+    report = check_ruleset(broken, games=4, seed=1, minimise=True)
+    assert report.violation is not None
+    assert report.violation.invariant == invariants.ROUND_POINTS
+    print(f"\ncaught and shortened:\n{report.violation}")
+
+
 def main() -> None:
     test_bot_plays_a_legal_move()
+    test_bot_passes_the_bot_harness()
     test_bot_never_keeps_a_heavier_playable_tile()
     test_my_rule_set_keeps_every_invariant()
     test_my_rule_set_states()
     test_my_rule_set_through_the_public_api()
     test_a_broken_scoring_policy_is_reported()
+    test_points_to_the_wrong_seat_are_reported_short()
     print("\nall checks passed")
 
 

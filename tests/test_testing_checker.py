@@ -8,9 +8,12 @@ that the checker names the broken invariant, with a seed and moves that reproduc
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import attrs
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 import bendolib
 from bendolib import GameState, Place
@@ -19,6 +22,7 @@ from bendolib.geometry.lattice import Position
 from bendolib.rules import RoundOutcome, RoundScore, WinnerTakesPips
 from bendolib.rules.starting import StartDecision
 from bendolib.testing import ALL_INVARIANTS, CheckReport, check_game, check_ruleset, invariants
+from bendolib.testing import strategies as bst
 from bendolib.tiles import BOTH, LEFT, RIGHT, Tile, TileSet
 
 BASIC = bendolib.rules.get("basic")
@@ -154,13 +158,13 @@ class WrongOpener:
 def broken_rule_sets() -> Iterator[tuple[str, bendolib.RuleSet, str]]:
     yield "overlap", BASIC.configure(geometry=OverlappingGeometry()), invariants.NO_OVERLAP
     yield "bonus", BASIC.configure(effects=BonusEffect()), invariants.SCORES
-    yield "discard", BASIC.configure(effects=DiscardEffect()), invariants.TILE_CONSERVATION
+    yield "discard", BASIC.configure(effects=DiscardEffect()), invariants.MOVES
     # its own Match object (target=99, not the shared one), so the mutation stays local
     yield "mutation", BASIC.configure(effects=TargetChanger(), target=99), invariants.APPLY_PURE
     yield "drifting", BASIC.configure(round_scoring=CountingScoring()), invariants.SCORES
     yield "endless", BASIC.configure(round_scoring=NoPoints()), invariants.TERMINATION
     yield "short", BASIC.configure(round_scoring=ShortScoring()), invariants.ERRORS
-    yield "opener", BASIC.configure(start=WrongOpener()), invariants.TILE_CONSERVATION
+    yield "opener", BASIC.configure(start=WrongOpener()), invariants.DEALS
 
 
 @pytest.mark.parametrize(
@@ -236,3 +240,24 @@ def test_report_counts_and_text() -> None:
     assert str(report).startswith("basic: 2 games") and "every invariant held" in str(report)
     single = check_game(BASIC, players=2, seed=11)
     assert single.ok and single.games == 1 and single.players == (2,)
+
+
+# -- every invariant over configured rule sets (the pattern that found two library bugs) ---
+
+
+@settings(
+    max_examples=max(1, settings().max_examples // 2),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # each example is a whole check
+)
+@given(bst.rulesets(configured=True), st.data())
+def test_check_ruleset_over_configured_rule_sets(rules: bendolib.RuleSet, data: Any) -> None:
+    """A game of a configured rule set, its first 150 moves checked (half the profile's
+    examples: about 8 s in the "ci" profile)."""
+    count = data.draw(st.sampled_from(rules.player_counts), label="players")
+    seed = data.draw(bst.seeds(), label="seed")
+    report = check_ruleset(
+        rules, games=1, seed=seed, players=count, invariants=ALL_INVARIANTS, max_moves=150
+    )
+    report.raise_for_violation()

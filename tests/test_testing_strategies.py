@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from hypothesis import find, given
+import attrs
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 import bendolib
 from bendolib import GameState, Move, RuleSet, TileSet, position_text, records
+from bendolib.errors import RuleSetError
+from bendolib.moves import Draw, NextRound, Pass, Place, PlaceInCell
 from bendolib.observation import Observation
 from bendolib.records import GameRecord
+from bendolib.rules import DrawPolicy
 from bendolib.testing import invariants
 from bendolib.testing import strategies as bst
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile
 
 
 @given(bst.rulesets())
@@ -120,3 +124,80 @@ def test_texts_read_back(record: str, position: str) -> None:
 def test_move_texts_parse(pair: tuple[GameState, str]) -> None:
     state, text = pair
     assert str(bendolib.parse_move(text, state)) == text
+
+
+# -- what hypothesis users expect (issue 18) ---------------------------------------------------
+
+
+@attrs.frozen
+class Saved:
+    """A user's own value with fields of bendolib's types (for ``st.builds``)."""
+
+    state: GameState
+    rules: RuleSet
+    tile: Tile
+
+
+attrs.resolve_types(Saved)  # string annotations (``from __future__ import annotations``)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.from_type(GameState),
+    st.builds(Saved),
+    st.from_type(Move),  # type: ignore[arg-type]  # a union alias
+    st.from_type(Observation),
+    st.from_type(TileSet),
+)
+def test_the_librarys_types_resolve_with_from_type(
+    state: GameState, built: Saved, move: Move, seen: Observation, tileset: TileSet
+) -> None:
+    assert invariants.first_broken(state) is None
+    assert isinstance(built.rules, RuleSet) and isinstance(built.tile, Tile)
+    assert isinstance(move, Place | PlaceInCell | Draw | Pass | NextRound)
+    assert 0 <= seen.player < seen.players
+    assert len(tileset) >= 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    bst.legal_moves(bst.game_states(max_moves=40, allow_game_over=False)),
+    bst.illegal_moves(bst.game_states(max_moves=40, allow_game_over=False)),
+)
+def test_move_strategies_take_state_strategies(
+    legal: tuple[GameState, Move], illegal: tuple[GameState, Move]
+) -> None:
+    state, move = legal
+    assert move in bendolib.legal_moves(state)
+    state, move = illegal
+    assert move not in bendolib.legal_moves(state)
+
+
+def test_a_rule_sets_repr_is_its_name_and_changes() -> None:
+    for name in bendolib.rules.names():
+        assert repr(bendolib.rules.get(name)) == f"RuleSet({name!r})"
+    rules = bendolib.rules.get("draw-dominoes", opens=False, target=50)
+    assert repr(rules) == "RuleSet('draw-dominoes', opens=False, target=50)"
+    renamed = rules.configure("house", tileset=TileSet.double(9, straight=True))
+    assert repr(renamed) == (
+        "RuleSet('house', base='draw-dominoes', tileset=<double-9 straight>, opens=False, "
+        "target=50)"
+    )
+
+
+@attrs.frozen
+class BatchWithoutVoluntary(DrawPolicy):
+    """A user's draw policy that rejects some combinations of its parameters."""
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        if self.batch > 1 and not self.voluntary:
+            raise RuleSetError("a batch of draws needs voluntary draws in this house")
+
+
+@given(st.data())
+def test_parameters_a_rule_set_rejects_are_never_generated(data: st.DataObject) -> None:
+    rules = bendolib.rules.get("basic").configure(draw=BatchWithoutVoluntary())
+    params = data.draw(bst.ruleset_parameters(rules))
+    configured = rules.configure(**params)
+    assert not (configured.draw.batch > 1 and not configured.draw.voluntary)

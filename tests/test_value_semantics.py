@@ -34,6 +34,7 @@ from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.selfplay import SelfplaySummary
 from bendolib.state import GameState
 from bendolib.testing import check_ruleset
+from bendolib.testing.machine import Moves, Shown, illegal_move
 from bendolib.tournament import SerialExecutor, play_match, run_tournament
 
 
@@ -148,6 +149,9 @@ def harvest() -> dict[type, list[Any]]:
     roots.append(bendolib.rules.classic.AS_OPENSPIEL_BLOCK)  # FixedSeat, not registered
     roots.append(check_ruleset(bendolib.rules.get("basic"), games=1))
     roots.append(_a_violation())
+    first = bendolib.new_game(bendolib.rules.get("basic"), 2, 1)
+    roots.append(Moves((0,), str(bendolib.legal_moves(first)[0])))
+    roots.append(Shown(illegal_move(first, 0), "illegal"))
     seen: set[int] = set()
     found: dict[type, list[Any]] = {}
     for obj in _walk(roots, seen):

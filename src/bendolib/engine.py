@@ -38,6 +38,7 @@ from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules import get as registered_rules
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
+from bendolib.rules.starting import StartDecision
 from bendolib.state import (
     GAME_OVER,
     PLAYING,
@@ -143,7 +144,7 @@ def _deal_from(
         # the indices of a deck are distinct: the sum of their bits is the hand's mask
         hands_list.append(sum(bits[start:end]))
     hands = tuple(hands_list)
-    decision = rules.start.choose(tileset, hands, round_number)
+    decision = _start(rules, hands, round_number)
     if decision.redeal:
         return None
     pos = players * size
@@ -176,6 +177,37 @@ def _deal_from(
         None,
     )
     return _new_state(hands, board, decision.player, pos, 0, 0, -1, None, context)
+
+
+def _start(rules: RuleSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+    """
+    The start policy's decision; :class:`RuleSetError` unless it asks for a new deal or
+    names a seat and, if any, a tile that seat holds.
+    """
+    decision = rules.start.choose(rules.tileset, hands, round_number)
+    if not isinstance(decision, StartDecision):
+        raise RuleSetError(
+            f"{rules.name}: the start policy returned {decision!r:.80}, not a StartDecision"
+        )
+    if decision.redeal:
+        return decision
+    player, opening = decision.player, decision.opening
+    if type(player) is not int or not 0 <= player < len(hands):
+        raise RuleSetError(
+            f"{rules.name}: the start policy chose seat {player!r:.20} "
+            f"of {len(hands)} players ({decision!r:.80})"
+        )
+    if opening != -1 and (type(opening) is not int or not 0 <= opening < len(rules.tileset)):
+        raise RuleSetError(
+            f"{rules.name}: the start policy named tile index {opening!r:.20}, "
+            f"not one of the {len(rules.tileset)} tiles ({decision!r:.80})"
+        )
+    if opening != -1 and not hands[player] >> opening & 1:
+        raise RuleSetError(
+            f"{rules.name}: the start policy opens with {rules.tileset.tiles[opening]}, "
+            f"which seat {player} does not hold ({decision!r:.80})"
+        )
+    return decision
 
 
 # -- legal moves ---------------------------------------------------------------------

@@ -220,6 +220,30 @@ class RuleSet:
             raise RuleSetError("at most two tiles (back to back in the centre cell) open the table")
         _check_start(self)
 
+    def __repr__(self) -> str:
+        """
+        The name and what differs from the registered rule set it derives from:
+        ``RuleSet('basic', target=50)``, ``RuleSet('mine', base='basic', effects=...)``.
+        """
+        from bendolib import rules as registry
+
+        known = [registry.get(n) for n in registry.names()]
+        own = [r for r in known if r.name == self.name]
+        if not own and not known:
+            return f"RuleSet({self.name!r})"
+        base = own[0] if own else min(known, key=lambda r: len(_changed(r, self)))
+        parts = [repr(self.name)]
+        if base.name != self.name:
+            parts.append(f"base={base.name!r}")
+        for key, value in _changed(base, self).items():
+            shown = f"<{value.name}>" if isinstance(value, TileSet) else repr(value)
+            parts.append(f"{key}={shown if len(shown) <= 60 else shown[:57] + '...'}")
+        return f"RuleSet({', '.join(parts)})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's and hypothesis's display: the short :meth:`__repr__`."""
+        printer.text(repr(self))
+
     @property
     def player_counts(self) -> tuple[int, ...]:
         """The numbers of players this rule set allows."""
@@ -286,6 +310,24 @@ class RuleSet:
         if name is not None:
             changes["name"] = name
         return _evolve(self, changes)
+
+
+def _changed(base: RuleSet, rules: RuleSet) -> dict[str, Any]:
+    """The rules of ``rules`` that differ from ``base``: a policy's changed fields by name."""
+    changes: dict[str, Any] = {}
+    for field in attrs.fields(RuleSet):
+        if not field.eq or field.name in ("name", "description"):
+            continue
+        old, new = getattr(base, field.name), getattr(rules, field.name)
+        if old == new:
+            continue
+        if type(old) is type(new) and field.name in _POLICIES and attrs.has(type(new)):
+            for sub in attrs.fields(type(new)):
+                if sub.init and getattr(old, sub.name) != getattr(new, sub.name):
+                    changes[sub.alias or sub.name] = getattr(new, sub.name)
+        else:
+            changes[field.name] = new
+    return changes
 
 
 def _evolve(rules: RuleSet, changes: dict[str, Any]) -> RuleSet:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol
 
 import attrs
 
@@ -179,6 +179,8 @@ class FinishingOrder:
     table: tuple[tuple[int, tuple[int, ...]], ...] = attrs.field(converter=_freeze_table)
     tie: Literal["seat", "share"] = "seat"
     rounding: Literal["down", "up"] = "down"
+    #: Every seat scores its place's points, not only the winner (read by bendolib.testing).
+    points_to_every_seat: ClassVar[bool] = True
 
     def __attrs_post_init__(self) -> None:
         if not self.table:

@@ -1,6 +1,7 @@
 """
 Testing tools for bendolib users: hypothesis strategies, an invariant checker that
-plays random games of any rule set, and a state machine over the public API.
+plays random games of any rule set (and shortens what it finds), a state machine over
+the public API, and a harness that checks a bot on every rule set.
 
 Needs the ``testing`` extra (``pip install 'bendolib[testing]'``), which installs
 hypothesis; ``import bendolib`` itself never imports this package or hypothesis.
@@ -14,6 +15,12 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("bendolib.testing needs hypothesis: pip install 'bendolib[testing]'") from exc
 
 from bendolib.testing import invariants, strategies
+from bendolib.testing.bot_harness import (
+    BOT_INVARIANTS,
+    bot_state_machine,
+    check_bot,
+    check_bot_game,
+)
 from bendolib.testing.checker import (
     ALL_INVARIANTS,
     CheckReport,
@@ -21,17 +28,25 @@ from bendolib.testing.checker import (
     check_game,
     check_ruleset,
     game_seed,
+    minimise,
+    replay_choices,
 )
 from bendolib.testing.machine import api_state_machine
 
 __all__ = [
     "ALL_INVARIANTS",
+    "BOT_INVARIANTS",
     "CheckReport",
     "Violation",
     "api_state_machine",
+    "bot_state_machine",
+    "check_bot",
+    "check_bot_game",
     "check_game",
     "check_ruleset",
     "game_seed",
     "invariants",
+    "minimise",
+    "replay_choices",
     "strategies",
 ]

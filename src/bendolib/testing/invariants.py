@@ -10,9 +10,10 @@ also be called directly from a user's own tests.
 
 from __future__ import annotations
 
+import pickle
 import random
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import attrs
 
@@ -20,7 +21,7 @@ from bendolib import position_text, records
 from bendolib.engine import apply, deal_from, legal_moves
 from bendolib.errors import BendolibError, IllegalMoveError
 from bendolib.geometry import lattice
-from bendolib.moves import OPENING, Move, NextRound, Place
+from bendolib.moves import OPENING, Draw, Move, NextRound, Pass, Place
 from bendolib.notation import parse_move
 from bendolib.observation import Observation
 from bendolib.rng import SplitMix64, derive_seed
@@ -28,7 +29,8 @@ from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome, RoundScore
 from bendolib.sampling import sample_state
-from bendolib.state import PLAYING, STATE_FIELDS, GameState
+from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
+from bendolib.tiles import TileSet
 
 #: The names of the invariants, as they appear in a :class:`~bendolib.testing.Violation`.
 TILE_CONSERVATION = "tile conservation"
@@ -43,6 +45,13 @@ NOTATION = "notation round trip"
 RECORD = "record round trip"
 POSITION_TEXT = "position text round trip"
 ERRORS = "only library errors"
+POLICIES = "policies are hashable"
+DEALS = "every game deals"
+FIELDS = "fields in range"
+TURN_ORDER = "turn order"
+MOVES = "moves do what they say"
+ROUND_POINTS = "round points to the winners"
+MATCH_WINNER = "match won at the target"
 
 
 def _seq(values: Sequence[int]) -> str:
@@ -293,6 +302,345 @@ def scores_as_declared(before: GameState, move: Move, after: GameState) -> str |
     return None
 
 
+# -- what the rule set's policies declare -----------------------------------------------
+
+
+def declared(policy: object, name: str) -> bool:
+    """
+    True when ``policy`` declares ``name`` (an attribute set to True).
+
+    A declaration states a rule that the checks below would otherwise report.  A
+    :class:`~bendolib.rules.FaceEffects` declares what any of its effects declares.
+    The declarations read:
+
+    * ``points_to_every_seat`` (round scoring): seats outside the winners' sides may
+      score (as for place points);
+    * ``negative_points`` (round or play scoring): points may be negative;
+    * ``moves_turn`` (effect): the effect changes whose turn is next beyond reversing
+      the direction (skips a seat, gives another turn);
+    * ``breaks_ties`` (match): a side tied for the top score may win the match.
+    """
+    if policy is None:
+        return False
+    if getattr(policy, name, False) is True:
+        return True
+    inner = getattr(policy, "by_face", ())
+    return isinstance(inner, tuple) and any(
+        isinstance(pair, tuple) and len(pair) == 2 and declared(pair[1], name) for pair in inner
+    )
+
+
+#: The RuleSet fields that hold a part of the rules (policies, tile set, geometry).
+PARTS = (
+    "tileset",
+    "geometry",
+    "deal",
+    "start",
+    "draw",
+    "round_scoring",
+    "play_scoring",
+    "match",
+    "effects",
+)
+
+
+def _culprit(value: object, test: Callable[[object], object], path: str = "") -> str:
+    """The path of the innermost field of ``value`` that fails ``test`` ('' if none is)."""
+    if attrs.has(type(value)):
+        items: list[tuple[str, object]] = [
+            (f"{path}.{f.name}", getattr(value, f.name, None))
+            for f in attrs.fields(cast(Any, type(value)))
+        ]
+    elif isinstance(value, tuple | list):
+        items = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+    elif hasattr(value, "__dict__"):
+        items = [(f"{path}.{k}", v) for k, v in vars(value).items()]
+    else:
+        return ""
+    for where, item in items:
+        try:
+            test(item)
+        except Exception:
+            return _culprit(item, test, where) or f"{where} ({type(item).__name__})"
+    return ""
+
+
+def _first_failing(rules: RuleSet, test: Callable[[object], object], what: str) -> str | None:
+    for part in PARTS:
+        value = getattr(rules, part)
+        if value is None:
+            continue
+        try:
+            test(value)
+        except Exception as exc:
+            where = _culprit(value, test)
+            field = f" (field {part}{where})" if where else ""
+            kind = type(value).__name__
+            return f"policy {part} ({kind}) is not {what}{field}: {type(exc).__name__}: {exc}"
+    return None
+
+
+def policies_hashable(rules: RuleSet) -> str | None:
+    """
+    Every part of ``rules`` is hashable: states and observations are hashed (sampling,
+    caches, sets of states).  The message names the policy and the field.
+    """
+    return _first_failing(rules, hash, "hashable")
+
+
+def policies_picklable(rules: RuleSet) -> str | None:
+    """
+    Every part of ``rules`` can be pickled (tournaments run matches in worker processes;
+    a class defined inside a function cannot be).  The message names the policy and field.
+    """
+    return _first_failing(rules, pickle.dumps, "picklable")
+
+
+# -- seat-valued fields and the order of play ------------------------------------------
+
+
+def _distinct_seats(seats: Sequence[int], players: int) -> bool:
+    return len(set(seats)) == len(seats) and all(type(s) is int and 0 <= s < players for s in seats)
+
+
+def _result_in_range(result: RoundResult, players: int) -> str | None:
+    if len(result.points) != players or len(result.hand_points) != players:
+        return f"round {result.round_number}'s result does not give one value per seat"
+    if not _distinct_seats(result.winners, players):
+        return f"round {result.round_number}'s winners {result.winners} are not distinct seats"
+    if not _distinct_seats(result.order, players):
+        return f"round {result.round_number}'s order {result.order} is not distinct seats"
+    return None
+
+
+def fields_in_range(state: GameState) -> str | None:
+    """
+    Every seat-valued field names a seat (``current_player``, ``last_placer`` or -1,
+    ``out``, the results' ``winners`` and ``order``), ``match_winner`` a side once the
+    match is over (-1 before), ``direction`` is 1 or -1, per-seat tuples have one value
+    per seat, ``opening`` is -1 or a tile of the player to move, and during a round the
+    player to move holds tiles.
+    """
+    players = state.players
+    for name in ("hand_masks", "scores", "play_points"):
+        if len(getattr(state, name)) != players:
+            return f"{name} has {len(getattr(state, name))} values for {players} players"
+    player = state.current_player
+    if type(player) is not int or not 0 <= player < players:
+        return f"current_player={player!r} is not a seat of {players}"
+    if state.last_placer != -1 and not 0 <= state.last_placer < players:
+        return f"last_placer={state.last_placer!r} is neither -1 nor a seat of {players}"
+    if state.direction not in (1, -1):
+        return f"direction={state.direction!r} is neither 1 nor -1"
+    if not _distinct_seats(state.out, players):
+        return f"out={state.out} are not distinct seats of {players}"
+    if state.phase not in (PLAYING, ROUND_OVER, GAME_OVER):
+        return f"phase={state.phase!r} is not a phase"
+    sides = len(state.rules.match.sides(players))
+    if state.phase == GAME_OVER:
+        if not 0 <= state.match_winner < sides:
+            return f"match_winner={state.match_winner!r} is not one of the {sides} sides"
+    elif state.match_winner != -1:
+        return f"match_winner={state.match_winner!r} before the match is over"
+    if state.drawn_count < 0:
+        return f"drawn_count={state.drawn_count} is negative"
+    for result in state.results:
+        problem = _result_in_range(result, players)
+        if problem is not None:
+            return problem
+    if state.phase == PLAYING:
+        hand = state.hand_masks[player]
+        if not hand:
+            return f"player {player} is to move with no tile in hand"
+        opening = state.opening
+        if opening != -1 and not (0 <= opening < len(state.rules.tileset) and hand >> opening & 1):
+            return f"opening={opening!r} is not a tile held by player {player}, who is to move"
+    return None
+
+
+def next_seat(hands: Sequence[int], seat: int, direction: int) -> int:
+    """The seat after ``seat`` in ``direction`` that holds tiles (``seat`` if none does)."""
+    players = len(hands)
+    for step in range(1, players + 1):
+        other = (seat + step * direction) % players
+        if hands[other]:
+            return other
+    return seat
+
+
+def turn_order(before: GameState, move: Move, after: GameState) -> str | None:
+    """
+    During a round the turn passes to the next seat holding tiles in the direction of
+    play (after the move's effect); a draw that lets the drawer play keeps the turn.
+    An effect that declares ``moves_turn`` may hand the turn elsewhere.
+    """
+    if before.phase != PLAYING or after.phase != PLAYING:
+        return None
+    mover = before.current_player
+    if isinstance(move, Draw) and after.drawn:
+        if after.current_player != mover:
+            return f"player {mover} drew a tile to play but player {after.current_player} moves"
+        return None
+    if isinstance(move, Place) and declared(after.rules.effects, "moves_turn"):
+        return None
+    expected = next_seat(after.hand_masks, mover, after.direction)
+    if after.current_player != expected:
+        return (
+            f"after player {mover}'s {move} (direction {after.direction}) player {expected} "
+            f"moves next, not player {after.current_player}"
+        )
+    return None
+
+
+# -- each move does what it says --------------------------------------------------------
+
+
+def moves_as_declared(before: GameState, move: Move, after: GameState) -> str | None:
+    """
+    A placement moves exactly its tile from the mover's hand to the board (an effect
+    may change other hands, the stock and the direction, never the placer's hand); a
+    draw moves 1 to ``batch`` tiles (within ``max_per_turn``) from the top of the stock
+    to the mover's hand and changes nothing else; a pass changes no tile.
+    """
+    if before.phase != PLAYING or after.round_number != before.round_number:
+        return None
+    mover = before.current_player
+    old, new = before.hand_masks, after.hand_masks
+    if after.deck != before.deck:
+        return "the deck changed during the round"
+    if after.stock_pos < before.stock_pos:
+        return f"the stock grew back from {before.stock_size} to {after.stock_size} tiles"
+    if isinstance(move, Place):
+        tileset = before.rules.tileset
+        bit = 1 << tileset.index(move.tile)
+        if new[mover] != old[mover] & ~bit:
+            return _hand_change(tileset, mover, old[mover] & ~bit, new[mover], f"placing {move}")
+        placed = after.board.placements
+        if len(placed) != len(before.board.placements) + 1 or placed[-1].tile != move.tile:
+            return f"placing {move} did not add exactly {move.tile} to the board"
+        if before.rules.effects is None:
+            if after.stock_pos != before.stock_pos:
+                return f"placing {move} took tiles from the stock"
+            return _others_unchanged(before, after, mover, f"placing {move}")
+        return None
+    if after.board != before.board:
+        return f"a {move} changed the board"
+    if isinstance(move, Pass):
+        if after.stock_pos != before.stock_pos:
+            return "a pass took tiles from the stock"
+        return _others_unchanged(before, after, -1, "a pass")
+    if isinstance(move, Draw):
+        taken = after.stock_pos - before.stock_pos
+        draw = before.rules.draw
+        most = draw.batch
+        if draw.max_per_turn is not None:
+            most = min(most, draw.max_per_turn - before.drawn_count)
+        if not 1 <= taken <= most:
+            return f"a draw took {taken} tiles from the stock (batch {draw.batch}, at most {most})"
+        mask = 0
+        for i in before.deck[before.stock_pos : after.stock_pos]:
+            mask |= 1 << i
+        if new[mover] != old[mover] | mask:
+            return _hand_change(
+                before.rules.tileset, mover, old[mover] | mask, new[mover], "a draw"
+            )
+        return _others_unchanged(before, after, mover, "a draw")
+    return None
+
+
+def _hand_change(tileset: TileSet, seat: int, expected: int, got: int, what: str) -> str:
+    gained = " ".join(str(t) for t in tileset.tiles_of(got & ~expected))
+    lost = " ".join(str(t) for t in tileset.tiles_of(expected & ~got))
+    change = " and ".join(
+        part for part in (gained and f"gained {gained}", lost and f"lost {lost}") if part
+    )
+    return f"after {what} player {seat}'s hand also {change}"
+
+
+def _others_unchanged(before: GameState, after: GameState, mover: int, what: str) -> str | None:
+    """Every hand but ``mover``'s (every hand for -1) and the stock are as they were."""
+    for seat, (a, b) in enumerate(zip(before.hand_masks, after.hand_masks, strict=True)):
+        if seat != mover and a != b:
+            return _hand_change(before.rules.tileset, seat, a, b, what)
+    return None
+
+
+# -- what scoring and the match mean ----------------------------------------------------
+
+
+def play_points_not_negative(before: GameState, move: Move, after: GameState) -> str | None:
+    """A placement scores no negative play points (unless the play scoring declares them)."""
+    if before.phase != PLAYING or after.round_number != before.round_number:
+        return None
+    if declared(before.rules.play_scoring, "negative_points"):
+        return None
+    gained = _minus(after.play_points, before.play_points)
+    if any(p < 0 for p in gained):
+        return f"{move} scored negative play points {_seq(gained)}"
+    return None
+
+
+def round_points_to_winners(rules: RuleSet, players: int, result: RoundResult) -> str | None:
+    """
+    A round's points are not negative (unless the round scoring declares
+    ``negative_points``), points won go only to seats of the winners' sides (unless it
+    declares ``points_to_every_seat``; with no winner, nobody scores), and the winners'
+    sides score at least as much as every other side.
+    """
+    scoring = rules.round_scoring
+    points = result.points
+    if not declared(scoring, "negative_points") and any(p < 0 for p in points):
+        return f"round {result.round_number} gave negative points {_seq(points)}"
+    sides = rules.match.sides(players)
+    side_of = {seat: i for i, side in enumerate(sides) for seat in side}
+    winning = {side_of[s] for s in result.winners if s in side_of}
+    if not declared(scoring, "points_to_every_seat"):
+        stray = [s for s, p in enumerate(points) if p > 0 and side_of.get(s) not in winning]
+        if stray:
+            who = f"the winners are {list(result.winners)}" if result.winners else "nobody won"
+            return (
+                f"round {result.round_number} gave points {_seq(points)}: seat {stray[0]} "
+                f"scored {points[stray[0]]} but {who}"
+            )
+    totals = [sum(points[s] for s in side) for side in sides]
+    for side in winning:
+        for other, total in enumerate(totals):
+            if other not in winning and total > totals[side]:
+                return (
+                    f"round {result.round_number} gave points {_seq(points)}: the winners' "
+                    f"side {side} scored {totals[side]}, less than side {other} ({total})"
+                )
+    return None
+
+
+def match_won_at_target(state: GameState) -> str | None:
+    """
+    A match is won by a side that has reached the match's ``target`` with the top score
+    (strictly: a tie for the top is no win unless the match declares ``breaks_ties``).
+    """
+    if state.phase != GAME_OVER:
+        return None
+    match = state.rules.match
+    scores = state.side_scores
+    winner = state.match_winner
+    if not 0 <= winner < len(scores):
+        return f"the match is over but its winner {winner} is not a side"
+    target = getattr(match, "target", None)
+    if isinstance(target, int) and scores[winner] < target:
+        return (
+            f"side {winner} won with {scores[winner]}, short of the target {target} "
+            f"(side scores {_seq(scores)})"
+        )
+    ties = declared(match, "breaks_ties")
+    for side, score in enumerate(scores):
+        if side != winner and (score > scores[winner] or (score == scores[winner] and not ties)):
+            return (
+                f"side {winner} won with {scores[winner]} but side {side} has {score} "
+                f"(side scores {_seq(scores)})"
+            )
+    return None
+
+
 def writable(rules: RuleSet) -> bool:
     """
     True when records and position texts can carry ``rules``: it is registered, or
@@ -455,11 +803,34 @@ def sampling_consistent(state: GameState, player: int, seed: int = 0) -> str | N
     return None
 
 
-#: The single-state checks, by invariant name.
-STATE_CHECKS = (
+#: The single-state checks, by invariant name, in the order they are made (the fields
+#: first: the other checks index hands by seat).
+STATE_CHECKS: tuple[tuple[str, Callable[[GameState], str | None]], ...] = (
+    (FIELDS, fields_in_range),
     (TILE_CONSERVATION, tile_conservation),
     (NO_OVERLAP, no_overlap),
     (LEGAL_MOVES, legal_moves_consistent),
+    (MATCH_WINNER, match_won_at_target),
+)
+
+
+def round_points(before: GameState, move: Move, after: GameState) -> str | None:
+    """:func:`play_points_not_negative`, and :func:`round_points_to_winners` at a round's end."""
+    problem = play_points_not_negative(before, move, after)
+    if problem is None and before.phase == PLAYING and after.phase != PLAYING and after.results:
+        problem = round_points_to_winners(after.rules, after.players, after.results[-1])
+    return problem
+
+
+#: The checks of one move ``(before, move, after)``, by invariant name, in the order
+#: they are made.
+TRANSITION_CHECKS: tuple[tuple[str, Callable[[GameState, Move, GameState], str | None]], ...] = (
+    (MOVES, moves_as_declared),
+    (TILE_CONSERVATION, tiles_kept),
+    (TURN_ORDER, turn_order),
+    (NO_OVERLAP, placement_fits),
+    (SCORES, scores_as_declared),
+    (ROUND_POINTS, round_points),
 )
 
 
@@ -470,3 +841,55 @@ def first_broken(state: GameState) -> tuple[str, str] | None:
         if problem is not None:
             return name, problem
     return None
+
+
+def first_broken_move(before: GameState, move: Move, after: GameState) -> tuple[str, str] | None:
+    """The first broken invariant of one move (the fields of ``after`` first), or None."""
+    problem = fields_in_range(after)
+    if problem is not None:
+        return FIELDS, problem
+    for name, check in TRANSITION_CHECKS:
+        problem = check(before, move, after)
+        if problem is not None:
+            return name, problem
+    return None
+
+
+class Termination:
+    """
+    The termination bounds of one match, fed every move.
+
+    No more passes in a row than players, a round of at most ``(2 * tiles + 2) *
+    (players + 1)`` moves, a match of at most ``max_rounds`` rounds.  Bookkeeping, not
+    a value: it counts as it goes.
+    """
+
+    def __init__(self, players: int, tiles: int, max_rounds: int = 200) -> None:
+        self.players = players
+        self.tiles = tiles
+        self.max_rounds = max_rounds
+        self.round_moves = 0
+        self.passes = 0
+        self.rounds = 0
+
+    @property
+    def round_bound(self) -> int:
+        """The most moves a round may last."""
+        return (2 * self.tiles + 2) * (self.players + 1)
+
+    def after(self, before: GameState, move: Move, after: GameState) -> str | None:
+        """Count ``move``; a message when a bound is broken."""
+        if isinstance(move, NextRound):
+            self.round_moves = self.passes = 0
+        else:
+            self.round_moves += 1
+            self.passes = self.passes + 1 if isinstance(move, Pass) else 0
+        if before.phase == PLAYING and after.phase != PLAYING:
+            self.rounds += 1
+        if self.passes > self.players:
+            return f"{self.passes} passes in a row and the round goes on"
+        if self.round_moves > self.round_bound:
+            return f"the round lasts more than {self.round_bound} moves"
+        if self.rounds > self.max_rounds:
+            return f"the match lasts more than {self.max_rounds} rounds"
+        return None

@@ -12,21 +12,35 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import attrs
-from hypothesis import assume
+from hypothesis import assume, currently_in_test_context, note
 from hypothesis import strategies as st
 
 from bendolib import engine, position_text, records
 from bendolib import rules as registry
 from bendolib.errors import BendolibError
-from bendolib.moves import DRAW, NEXT_ROUND, OPENING, PASS, Move, Place
+from bendolib.geometry.board import Board
+from bendolib.moves import (
+    DRAW,
+    NEXT_ROUND,
+    OPENING,
+    PASS,
+    Draw,
+    Move,
+    NextRound,
+    Pass,
+    Place,
+    PlaceInCell,
+)
 from bendolib.observation import Observation
 from bendolib.records import GameRecord
 from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.state import GameState
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, TileSet
+from bendolib.testing.checker import rules_expression
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, Tile, TileSet
 
 #: The largest seed :func:`seeds` draws (any non-negative int is a valid seed).
 MAX_SEED = 2**64 - 1
@@ -94,12 +108,7 @@ def _plain_double(tileset: TileSet) -> bool:
     )
 
 
-def ruleset_parameters(rules: RuleSet) -> st.SearchStrategy[dict[str, Any]]:
-    """
-    Parameter changes ``rules.configure(**params)`` accepts: its Literal, bool and int
-    parameters (ints near their current value), and for a plain double-N rule set
-    another tile set of the same kind.  Shrinks towards no change at all.
-    """
+def _parameter_options(rules: RuleSet) -> dict[str, st.SearchStrategy[Any]]:
     hints = _owner_hints(rules)
     options: dict[str, st.SearchStrategy[Any]] = {}
     for name, value in rules.parameters().items():
@@ -114,15 +123,34 @@ def ruleset_parameters(rules: RuleSet) -> st.SearchStrategy[dict[str, Any]]:
             if rules.tileset.curved
             else ("straight",),
         )
+    return options
 
-    def accepted(params: dict[str, Any]) -> bool:
-        try:
-            rules.configure(**params)
-        except BendolibError:
-            return False
-        return True
 
-    return st.fixed_dictionaries({}, optional=options).filter(accepted)
+def _accepted(rules: RuleSet, params: dict[str, Any]) -> bool:
+    try:
+        rules.configure(**params)
+    except BendolibError:
+        return False
+    return True
+
+
+@st.composite
+def ruleset_parameters(draw: st.DrawFn, rules: RuleSet) -> dict[str, Any]:
+    """
+    Parameter changes ``rules.configure(**params)`` accepts: its Literal, bool and int
+    parameters (ints near their current value), and for a plain double-N rule set
+    another tile set of the same kind.  Each parameter is drawn in turn and kept only
+    when ``configure`` accepts it with those kept before (a combination the rule set
+    rejects with :class:`~bendolib.RuleSetError` is never generated, and nothing is
+    filtered).  Shrinks towards no change at all.
+    """
+    params: dict[str, Any] = {}
+    for name, values in sorted(_parameter_options(rules).items()):
+        if draw(st.booleans()):
+            candidate = {**params, name: draw(values)}
+            if _accepted(rules, candidate):
+                params = candidate
+    return params
 
 
 @st.composite
@@ -177,6 +205,23 @@ def player_counts(draw: st.DrawFn, rules: RuleSet) -> int:
     return draw(st.sampled_from(tuple(rules.player_counts)))
 
 
+def _reproduce(text: str) -> None:
+    """Print ``text`` with the minimal failing example (a one-line reproduction)."""
+    if currently_in_test_context():
+        note(text)
+
+
+def _dealt(
+    draw: st.DrawFn, rules: RuleSet | st.SearchStrategy[RuleSet] | None, players: int | None
+) -> tuple[GameState, int]:
+    if rules is None:
+        rules = rulesets()
+    chosen = draw(rules) if isinstance(rules, st.SearchStrategy) else rules
+    count = players if players is not None else draw(player_counts(chosen))
+    seed = draw(seeds())
+    return engine.new_game(chosen, count, seed), seed
+
+
 @st.composite
 def deals(
     draw: st.DrawFn,
@@ -185,17 +230,19 @@ def deals(
 ) -> GameState:
     """
     A newly dealt match: ``new_game(rules, players, seed)`` with a drawn seed (and a
-    drawn rule set and player count unless given).
+    drawn rule set and player count unless given).  A failing example notes the call.
     """
-    if rules is None:
-        rules = rulesets()
-    chosen = draw(rules) if isinstance(rules, st.SearchStrategy) else rules
-    count = players if players is not None else draw(player_counts(chosen))
-    return engine.new_game(chosen, count, draw(seeds()))
+    state, seed = _dealt(draw, rules, players)
+    expr = rules_expression(state.rules)
+    _reproduce(f"deal: bendolib.new_game({expr}, {state.players}, {seed})")
+    return state
 
 
-def _play(draw: st.DrawFn, state: GameState, max_moves: int, stop_at_game_over: bool) -> GameState:
+def _play(
+    draw: st.DrawFn, state: GameState, max_moves: int, stop_at_game_over: bool
+) -> tuple[GameState, list[int]]:
     steps = draw(st.integers(0, max_moves))
+    choices: list[int] = []
     for _ in range(steps):
         moves = engine.legal_moves(state)
         if not moves:
@@ -204,8 +251,15 @@ def _play(draw: st.DrawFn, state: GameState, max_moves: int, stop_at_game_over: 
         following = engine.apply(state, moves[index])
         if stop_at_game_over and following.is_game_over:
             break
+        choices.append(index)
         state = following
-    return state
+    return state, choices
+
+
+def _replayed(state: GameState, seed: int, choices: Sequence[int]) -> str:
+    """The one-line call that replays a drawn state."""
+    args = f"{rules_expression(state.rules)}, players={state.players}, seed={seed}"
+    return f"bendolib.testing.replay_choices({args}, choices={list(choices)})"
 
 
 @st.composite
@@ -221,15 +275,41 @@ def game_states(
     A state reached by up to ``max_moves`` random legal moves from a seeded deal.
 
     The number of moves and each move (its index in ``legal_moves``) are drawn, so
-    failures shrink towards short games and the first-listed moves.  With
-    ``allow_game_over=False`` the state always has a legal move.
+    failures shrink towards short games and the first-listed moves; a failing example
+    notes the one-line :func:`~bendolib.testing.replay_choices` call that rebuilds the
+    state.  ``max_moves`` also sets how often a state reaches a round's end or the
+    match's end (the default 200 reaches the end of a short match now and then; raise
+    it to test the end of matches more).  With ``allow_game_over=False`` the state
+    always has a legal move.
     """
-    state = draw(deals(rules, players))
-    return _play(draw, state, max_moves, not allow_game_over)
+    state, seed = _dealt(draw, rules, players)
+    state, choices = _play(draw, state, max_moves, not allow_game_over)
+    _reproduce(f"state: {_replayed(state, seed, choices)}")
+    return state
 
 
-def legal_moves(state: GameState) -> st.SearchStrategy[Move]:
-    """One of the legal moves of ``state`` (which must not be over)."""
+@overload
+def legal_moves(state: GameState) -> st.SearchStrategy[Move]: ...
+
+
+@overload
+def legal_moves(
+    state: st.SearchStrategy[GameState],
+) -> st.SearchStrategy[tuple[GameState, Move]]: ...
+
+
+def legal_moves(
+    state: GameState | st.SearchStrategy[GameState],
+) -> st.SearchStrategy[Move] | st.SearchStrategy[tuple[GameState, Move]]:
+    """
+    One of the legal moves of ``state`` (which must not be over); given a strategy of
+    states instead, pairs ``(state, move)`` (states that are over are skipped: draw them
+    with ``allow_game_over=False``).
+    """
+    if isinstance(state, st.SearchStrategy):
+        return state.filter(lambda s: not s.is_game_over).flatmap(
+            lambda s: st.tuples(st.just(s), legal_moves(s))
+        )
     moves = engine.legal_moves(state)
     if not moves:
         raise ValueError("the match is over: there is no legal move")
@@ -249,12 +329,31 @@ def states_and_moves(
     return state, draw(legal_moves(state))
 
 
-@st.composite
-def illegal_moves(draw: st.DrawFn, state: GameState) -> Move:
+@overload
+def illegal_moves(state: GameState) -> st.SearchStrategy[Move]: ...
+
+
+@overload
+def illegal_moves(
+    state: st.SearchStrategy[GameState],
+) -> st.SearchStrategy[tuple[GameState, Move]]: ...
+
+
+def illegal_moves(
+    state: GameState | st.SearchStrategy[GameState],
+) -> st.SearchStrategy[Move] | st.SearchStrategy[tuple[GameState, Move]]:
     """
     A move that is not legal in ``state``: a legal placement with one field changed,
     a placement of any tile anywhere, or draw / pass / next when they are not legal.
+    Given a strategy of states instead, pairs ``(state, move)``.
     """
+    if isinstance(state, st.SearchStrategy):
+        return state.flatmap(lambda s: st.tuples(st.just(s), _illegal_moves(s)))
+    return _illegal_moves(state)
+
+
+@st.composite
+def _illegal_moves(draw: st.DrawFn, state: GameState) -> Move:
     legal = engine.legal_moves(state)
     tileset = state.rules.tileset
     ends = len(state.board.ends)
@@ -396,3 +495,49 @@ def malformed_texts(valid: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
         valid.flatmap(mutated_texts),
     )
+
+
+def _place_of(pair: tuple[GameState, Move]) -> Place | None:
+    return pair[1] if isinstance(pair[1], Place) else None
+
+
+def _legal_places() -> st.SearchStrategy[Place]:
+    places = states_and_moves(max_moves=60).map(_place_of)
+    return places.filter(lambda move: move is not None)  # type: ignore[return-value]
+
+
+def _cell_place_of(pair: tuple[GameState, Move]) -> PlaceInCell | None:
+    return pair[1] if isinstance(pair[1], PlaceInCell) else None
+
+
+def _legal_cell_places() -> st.SearchStrategy[PlaceInCell]:
+    games = st.sampled_from(TRIANGLE_RULESETS)
+    places = states_and_moves(games, max_moves=30).map(_cell_place_of)
+    return places.filter(lambda move: move is not None)  # type: ignore[return-value]
+
+
+def register_types() -> None:
+    """
+    Register these strategies for bendolib's types, so that ``st.from_type(GameState)``
+    and ``st.builds(...)`` of classes with such fields work (done when this module is
+    imported): GameState, RuleSet, TileSet, Tile, Observation, GameRecord, Board and
+    the moves (a legal placement, on a chain or in a triangle game's cell; draw, pass
+    and next).
+    """
+    st.register_type_strategy(GameState, game_states())
+    st.register_type_strategy(RuleSet, rulesets())
+    st.register_type_strategy(TileSet, tilesets(max_top=9))
+    st.register_type_strategy(
+        Tile, tilesets(max_top=9).flatmap(lambda tileset: st.sampled_from(tileset.tiles))
+    )
+    st.register_type_strategy(Observation, observations())
+    st.register_type_strategy(GameRecord, game_records())
+    st.register_type_strategy(Board, game_states().map(lambda state: state.board))
+    st.register_type_strategy(Place, st.deferred(_legal_places))
+    st.register_type_strategy(PlaceInCell, st.deferred(_legal_cell_places))
+    st.register_type_strategy(Draw, st.just(DRAW))
+    st.register_type_strategy(Pass, st.just(PASS))
+    st.register_type_strategy(NextRound, st.just(NEXT_ROUND))
+
+
+register_types()
