@@ -179,3 +179,16 @@ def test_render_move_zero_is_the_deal(
     assert err == f"bendolib: round 2 has no move {last + 1} (choose 0 to {last}; 0 is the deal)\n"
     status, _, err = run(["render", str(path), "--round", "9"], capsys, monkeypatch)
     assert status == 2 and f"(its rounds are 1 to {len(record.rounds)})" in err
+
+
+def test_a_match_won_at_the_target_during_play_is_announced(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """seeds/000 All Five: "The first player to reach 200 points wins the game": the
+    round ends at that placement, nobody went out (the adversarial suite found an
+    IndexError in the round's summary)."""
+    argv = ["play", "--rules", "all-five", "--players", "3", "--bots", "random"]
+    argv += ["--seed", "4873", "--param", "target=20"]
+    status, out, err = run(argv, capsys, monkeypatch, "draw\n" * 40 + "quit\n")
+    assert status == 0, err
+    assert re.search(r"^round 1 over \(player \d \(random\) reached the target\)", out, re.M)

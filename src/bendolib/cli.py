@@ -261,7 +261,12 @@ def _round_summary(state: GameState, names: Sequence[str]) -> str:
     result = state.last_result
     if result is None:
         return ""
-    how = "blocked" if result.blocked else f"{names[result.order[0]]} went out"
+    if result.blocked:
+        how = "blocked"
+    elif result.order:
+        how = f"{names[result.order[0]]} went out"
+    else:  # a placement reached the match's target (target_check="at_once")
+        how = f"{' and '.join(names[w] for w in result.winners)} reached the target"
     gained = [sum(result.points[s] for s in side) for side in state.sides]
     gains = ", ".join(f"{_side_text(state, k, names)} +{p}" for k, p in enumerate(gained) if p)
     scores = ", ".join(
