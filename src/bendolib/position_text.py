@@ -24,6 +24,8 @@ from typing import Any, cast
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
+from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry, TrianglePlacement
+from bendolib.geometry.trilattice import ORIGIN, Cell
 from bendolib.limits import (
     MAX_DEPTH,
     MAX_DIGITS,
@@ -35,8 +37,6 @@ from bendolib.limits import (
     quoted,
     shown,
 )
-from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry, TrianglePlacement
-from bendolib.geometry.trilattice import ORIGIN, Cell
 from bendolib.moves import OPENING, Place, PlaceInCell
 from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules.ruleset import RuleSet
