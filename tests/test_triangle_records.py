@@ -8,14 +8,16 @@ negative scores Triominoes' penalties give, and hand-written layouts that cannot
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
 import pytest
 
 import bendolib
 from bendolib import position_text, records
 from bendolib.errors import ParseError, RuleSetError
+from bendolib.geometry.triangles import TrianglePlacement
 from bendolib.rule_spec import parse_tile_text, rules_from_spec, rules_to_spec, tile_text
-from bendolib.rules import HighestTriple
+from bendolib.rules import DrawPenalties, HighestTriple
 from bendolib.state import GameState
 from bendolib.text import board_text
 from bendolib.tiles import TileSet, Triangle
@@ -36,7 +38,7 @@ def _played(rules: bendolib.RuleSet, players: int, seed: int, moves: int) -> Gam
 def test_both_games_are_registered_and_configurable() -> None:
     assert {"triangle-dominoes", "triominoes"} <= set(bendolib.rules.names())
     rules = bendolib.rules.get("triominoes", target=500, per_draw=3, blocked="lowest_collects")
-    assert rules.match.target == 500 and rules.penalties is not None
+    assert rules.match.target == 500 and isinstance(rules.penalties, DrawPenalties)
     assert rules.penalties.per_draw == 3
     assert bendolib.rules.get("triangle-dominoes", no_triple="highest_sum").start == (
         HighestTriple(no_triple="highest_sum")
@@ -70,7 +72,7 @@ def test_a_triangle_is_written_clockwise_from_its_lowest_number() -> None:
     ],
     ids=["scalars", "bonuses", "mirrors", "own-tileset", "policy"],
 )
-def test_changed_triominoes_rules_round_trip_through_their_spec(changes: dict) -> None:
+def test_changed_triominoes_rules_round_trip_through_their_spec(changes: dict[str, Any]) -> None:
     rules = bendolib.rules.get("triominoes").configure("my-triominoes", **changes)
     spec = rules_to_spec(rules)
     assert spec["base"] == "triominoes"
@@ -142,9 +144,11 @@ def _position(board: str) -> str:
 
 def test_a_hand_written_layout_in_cell_notation() -> None:
     state = position_text.loads(_position("5-5-5*,5-4-5@0,0d,5-4-4@1,0u"))
-    cells = [str(p.cell) for p in state.board.placements]
+    placements = state.board.placements
+    assert all(isinstance(p, TrianglePlacement) for p in placements)
+    cells = [str(cast(TrianglePlacement, p).cell) for p in placements]
     assert cells == ["0,0u", "0,0d", "1,0u"]
-    assert [p.corners for p in state.board.placements][1] == (5, 4, 5)
+    assert cast(TrianglePlacement, placements[1]).corners == (5, 4, 5)
     assert [str(p.tile) for p in state.board.placements] == ["5-5-5", "4-5-5", "4-4-5"]
     assert board_text(state).splitlines()[0] == "board: 5-5-5@0,0u, 5-4-5@0,0d, 5-4-4@1,0u"
     assert position_text.dumps(state).split("board=")[1].split()[0] == (
