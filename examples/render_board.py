@@ -1,5 +1,6 @@
 """
-Draw the boards shown in docs/rendering.md with ``bendolib.render_svg``.
+Draw the boards shown in docs/rendering.md (and docs/triangles.md, the rule pages of
+the triangle games) with ``bendolib.render_svg``.
 
 Each picture is a position from a seeded random game, so running this again draws the
 same boards:
@@ -71,12 +72,25 @@ def main() -> None:
             ),
             False,
         ),
+        # Triangle Dominoes (seed 004) in the middle of a round: triangles in their
+        # cells, a number at each corner, every open edge marked
+        "board-triangle-dominoes.svg": (
+            first_position("triangle-dominoes", 2, lambda s: len(s.board.placements) >= 9),
+            True,
+        ),
+        # Triominoes in the middle of a round, with a blocked edge among the open ones
+        "board-triominoes.svg": (
+            first_position(
+                "triominoes", 2, lambda s: len(s.board.placements) >= 12 and bool(blocked(s))
+            ),
+            True,
+        ),
     }
     for name, (state, numbers) in pictures.items():
         path = OUT / name
         path.write_text(to_svg(state, numbers=numbers), encoding="utf-8")
         ends = ", ".join(
-            f"{s.end}:{s.value}{'' if s.blocked is None else ' ' + s.blocked.value}"
+            f"{s.label}{'' if s.blocked is None else ' ' + s.blocked.value}"
             for s in bendolib.classify_ends(state)
         )
         print(f"{name}: {state.rules.name}, {len(state.board.placements)} tiles, ends {ends}")

@@ -2,7 +2,8 @@
 
 ``tests/golden/<rule set>.json`` holds, for each allowed player count, one match dealt
 from a fixed seed and played by a SplitMix64 move chooser: every move in notation, each
-round's result and the final scores.  Regenerating them must give the same files, so a
+round's result and the final scores; each match is also replayed from its move text
+alone.  Regenerating them must give the same files, so a
 change of dealing, legal-move order, rules or notation between library versions or
 Python versions fails here.
 
@@ -89,6 +90,20 @@ def test_golden_game_is_unchanged(name: str) -> None:
         )
         assert old == new
     assert frozen == fresh
+
+
+@pytest.mark.parametrize("name", bendolib.rules.names())
+def test_golden_games_replay_from_their_notation(name: str) -> None:
+    # each frozen match replayed from its move text alone (parse_move of every move)
+    rules = bendolib.rules.get(name)
+    frozen = json.loads(path_of(name).read_text(encoding="utf-8"))
+    for game in frozen["games"]:
+        state = bendolib.new_game(rules, game["players"], game["seed"])
+        for text in game["moves"].split():
+            state = bendolib.apply(state, bendolib.parse_move(text, state))
+        assert state.is_game_over
+        assert [list(r.points) for r in state.results] == [r["points"] for r in game["rounds"]]
+        assert list(state.scores) == game["scores"] and state.winner == game["winner"]
 
 
 def test_every_golden_file_is_a_registered_rule_set() -> None:

@@ -18,7 +18,7 @@ REPR = re.compile(
     r"<GameState '(?P<rules>[^']+)', (?P<players>\d) players, seed (?P<seed>\d+): "
     r"round (?P<round>\d+), move (?P<move>\d+), (?P<turn>[^;]+); "
     r"board (?P<tiles>\d+) tiles, ends (?P<ends>[^;]+); hands (?P<hands>[\d ]+); "
-    r"stock (?P<stock>\d+); scores (?P<scores>[\d ]+)>"
+    r"stock (?P<stock>\d+); scores (?P<scores>[-\d ]+)>"
 )
 
 

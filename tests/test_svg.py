@@ -18,7 +18,9 @@ from shapely.geometry import Polygon, box
 
 import bendolib
 from bendolib.blocking import Block, classify_ends
-from bendolib.render_svg import to_svg
+from bendolib.geometry.triangles import TriangleGeometry, TrianglePlacement
+from bendolib.geometry.trilattice import Cell
+from bendolib.render_svg import TRIANGLE_SIDE, to_svg
 from bendolib.state import GameState
 from bendolib.tiles import face_str
 
@@ -173,6 +175,35 @@ def check_labels_and_view(svg: str, outlines: list[Polygon] | None = None) -> in
     return len(labels)
 
 
+def triangle_corners(cell: Cell) -> list[tuple[float, float]]:
+    """
+    The corners 0, 1, 2 of a cell in SVG coordinates, from docs/triangles.md: point
+    ``(i, j)`` at ``x = i + j/2``, ``y = j * sqrt(3)/2`` (sides of TRIANGLE_SIDE mm, y
+    down in SVG); ``U(i, j)``: ``(i, j), (i, j+1), (i+1, j)``; ``D(i, j)``: ``(i, j+1),
+    (i+1, j+1), (i+1, j)``.
+    """
+    i, j = cell.x, cell.y
+    points = (
+        [(i, j + 1), (i + 1, j + 1), (i + 1, j)] if cell.down else [(i, j), (i, j + 1), (i + 1, j)]
+    )
+    return [(TRIANGLE_SIDE * (a + b / 2), -TRIANGLE_SIDE * b * math.sqrt(3) / 2) for a, b in points]
+
+
+def check_triangle(group: ET.Element, polygon: Polygon, placement: TrianglePlacement) -> None:
+    """A triangle is drawn in its own cell, each corner's number written nearest it."""
+    assert group.get("data-cell") == str(placement.cell)
+    corners = triangle_corners(placement.cell)
+    cell = Polygon(corners)
+    assert cell.buffer(ROUNDING).contains(polygon) and polygon.buffer(ROUNDING).contains(cell)
+    texts = list(group.iter(SVG + "text"))
+    assert len(texts) == 3
+    for text in texts:
+        at = (float(text.get("x", "0")), float(text.get("y", "0")))
+        assert polygon.contains(text_box(text))
+        nearest = min(range(3), key=lambda k: math.dist(at, corners[k]))
+        assert text.text == face_str(placement.corners[nearest])
+
+
 def check_picture(state: GameState, numbers_too: bool = True) -> int:
     """
     Parse one picture (and with ``numbers_too`` the one drawn with numbers) and check
@@ -203,6 +234,8 @@ def check_picture(state: GameState, numbers_too: bool = True) -> int:
             assert group.get("data-position") == str(pos)
             assert hexagon(pos.q, pos.r).buffer(ROUNDING).contains(polygon)
             assert math.isclose(polygon.area, math.pi * (33**2 - 12**2) / 3, rel_tol=2e-3)
+        if isinstance(placement, TrianglePlacement):
+            check_triangle(group, polygon, placement)
     root = ET.fromstring(svg)
     ends = [g for g in root.iter(SVG + "g") if (g.get("class") or "").startswith("end ")]
     statuses = classify_ends(state)
@@ -219,6 +252,8 @@ def check_picture(state: GameState, numbers_too: bool = True) -> int:
 def test_random_boards_parse_and_no_tiles_overlap(name: str) -> None:
     """Boards of random games of every variant: valid SVG, tiles apart, ends marked."""
     rules = bendolib.rules.get(name)
+    # a triangle layout has dozens of open edges, each labelled: fewer pictures of it
+    every = 12 if isinstance(rules.geometry, TriangleGeometry) else 4
     drawn = 0
     for seed in range(2):
         players = rules.player_counts[seed % len(rules.player_counts)]
@@ -227,8 +262,8 @@ def test_random_boards_parse_and_no_tiles_overlap(name: str) -> None:
         for move_number in range(400):
             if state.is_game_over:
                 break
-            if move_number % 4 == 0 or state.is_round_over:
-                drawn += check_picture(state, numbers_too=move_number % 8 == 0)
+            if move_number % every == 0 or state.is_round_over:
+                drawn += check_picture(state, numbers_too=move_number % (2 * every) == 0)
             state = bendolib.apply(state, rng.choice(bendolib.legal_moves(state)))
         drawn += check_picture(state)
     assert drawn > 20

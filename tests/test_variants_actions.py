@@ -14,7 +14,7 @@ from bendolib.moves import Move
 from bendolib.rules.bendomino import ACTION_SET, ACTION_TILES, with_actions
 from bendolib.rules.effects import FaceEffects, NextDraws, Reverse, next_seat
 from bendolib.rules.starting import HighestDouble
-from bendolib.tiles import ARROW, LEFT, PLUS, RIGHT, STANDARD, STAR
+from bendolib.tiles import ARROW, LEFT, PLUS, RIGHT, STANDARD, STAR, Triangle
 from positions import mask, places, position, tile
 from positions import play_tile as play
 
@@ -40,10 +40,13 @@ def test_action_set_is_the_standard_set_plus_six_action_tiles() -> None:
 
 def test_plain_set_stays_the_default() -> None:
     """issue 3: 'The plain 28-tile set stays the default': only the -actions rule set
-    (or one made with ``with_actions``) plays with the action tiles."""
+    (or one made with ``with_actions``) plays with the action tiles (the triangle games
+    of issue 15 have their own 56 triangles)."""
     for name in bendolib.rules.names():
         rules = bendolib.rules.get(name)
-        if rules is not ACTIONS:
+        if isinstance(rules.tileset.tiles[0], Triangle):
+            assert len(rules.tileset) == 56 and rules.effects is None
+        elif rules is not ACTIONS:
             assert len(rules.tileset) == 28 and rules.effects is None
     assert with_actions(bendolib.rules.get("bendo-all-in-teams")).tileset == ACTION_SET
 

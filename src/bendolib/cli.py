@@ -23,6 +23,7 @@ from bendolib import position_text, records
 from bendolib import rules as rules_registry
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError, IllegalMoveError, ParseError
+from bendolib.geometry.triangles import TriangleBoard
 from bendolib.moves import NEXT_ROUND, Draw, Move, Pass
 from bendolib.notation import parse_move
 from bendolib.render_svg import to_svg
@@ -81,7 +82,7 @@ def _rules(args: argparse.Namespace) -> int:
     for name in names:
         ruleset = rules_registry.get(name)
         counts = "/".join(map(str, ruleset.player_counts))
-        print(f"{name:24} {counts:8} {ruleset.description}")
+        print(f"{name:24} {counts:10} {ruleset.description}")
         for key, value in ruleset.parameters().items():
             print(f"    {key} = {_param_text(value)}")
     return 0
@@ -149,6 +150,26 @@ Picture of a curved board: each tile is a curved band of ':' or '.' (touching
 A lone draw or pass is played for you (start with --ask-forced to be asked).
 Other commands: board (show the board again), moves (list the moves), help, quit."""
 
+_TRIANGLE_PLAY_HELP = """\
+Type the number of a move, or the move in notation:
+  5-3-3@1,-1d  lay a tile in cell 1,-1d so that it shows 5, 3, 3 at the cell's
+               corners, clockwise from corner 0 (the lower-left corner of an up
+               cell 'u', the upper-left of a down cell 'd')
+  5-5-5*       the opening tile (it lies in cell 0,0u);  draw / pass (or d / p)
+  5-3-3        enough when only one legal move fits
+Tiles: 0-3-5 reads its numbers clockwise; a tile is turned, never flipped.
+Cells: x,y then u or d; x counts along a row, y rows up (docs/triangles.md).
+Open edges: "3:0-3 (open)" is open edge 3 with a 0 and a 3 at its corners.
+  A blocked edge says why:
+  A  no tile still off the board shows those two numbers that way round
+  B  some does, but none also fits the cell's third corner
+  C  no tile of the whole set fits the cell beyond it (a hole for good)
+Picture: the numbers at the corners, tile edges as - / \\; in a free cell beside
+  the layout, + when some tile off the board fits it, else the blocked letter;
+  * marks the latest tile.
+A lone draw or pass is played for you (start with --ask-forced to be asked).
+Other commands: board (show the board again), moves (list the moves), help, quit."""
+
 #: The longest answer read at a prompt; the rest of a longer line is skipped.
 _MAX_ANSWER = 200
 
@@ -202,6 +223,8 @@ def _choose_human(state: GameState, prompter: _Prompter, seat: int) -> Move | No
     moves = legal_moves(state)
     out.write("\n" + state_text(state, viewer=seat) + "\n")
     _show_moves(out, moves)
+    cells = isinstance(state.board, TriangleBoard)
+    example = "5-3-3@1,-1d" if cells else "5-3@1L"
     while True:
         answer = prompter.ask(f"your move [1-{len(moves)}, notation, help, quit]: ")
         if answer is None or answer.lower() in ("q", "quit", "exit"):
@@ -210,7 +233,7 @@ def _choose_human(state: GameState, prompter: _Prompter, seat: int) -> Move | No
             continue
         lowered = answer.lower()
         if lowered in ("h", "help", "?"):
-            out.write(_PLAY_HELP + "\n")
+            out.write((_TRIANGLE_PLAY_HELP if cells else _PLAY_HELP) + "\n")
             continue
         if lowered == "board":
             out.write(state_text(state, viewer=seat) + "\n")
@@ -225,7 +248,9 @@ def _choose_human(state: GameState, prompter: _Prompter, seat: int) -> Move | No
             out.write(f"no move {_quoted(answer)[1:-1]}: choose 1 to {len(moves)}\n")
             continue
         if len(answer) > 40:
-            out.write(f"cannot read {_quoted(answer)}: a move is a few characters, like 5-3@1L\n")
+            out.write(
+                f"cannot read {_quoted(answer)}: a move is a few characters, like {example}\n"
+            )
             continue
         try:
             return parse_move(answer, state)
@@ -268,7 +293,7 @@ def _round_summary(state: GameState, names: Sequence[str]) -> str:
     else:  # a placement reached the match's target (target_check="at_once")
         how = f"{' and '.join(names[w] for w in result.winners)} reached the target"
     gained = [sum(result.points[s] for s in side) for side in state.sides]
-    gains = ", ".join(f"{_side_text(state, k, names)} +{p}" for k, p in enumerate(gained) if p)
+    gains = ", ".join(f"{_side_text(state, k, names)} {p:+d}" for k, p in enumerate(gained) if p)
     scores = ", ".join(
         f"{_side_text(state, k, names)} {v}" for k, v in enumerate(state.side_scores)
     )

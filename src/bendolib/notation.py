@@ -179,14 +179,14 @@ def parse_move(text: str, state: GameState) -> Move:
         if word in legal:
             return word
         raise IllegalMoveError(word, why_illegal(state, word), legal)
+    chain = is_chain(state.rules.geometry)
+    like = "'5-3@1L', '6-6*'" if chain else "'5-3-3@1,-1d', '5-5-5*'"
     if not text.strip():
-        raise ParseError("empty move: expected a placement like '5-3@1L', or draw / pass / next")
+        raise ParseError(f"empty move: expected a placement like {like}, or draw / pass / next")
     if text.strip()[:1].isalpha() and text.strip()[:1] not in _SYMBOLS:
         column = len(text) - len(text.lstrip())
-        raise ParseError(
-            "expected a placement like '5-3@1L', '6-6*', or draw / pass / next", text, column
-        )
-    if not is_chain(state.rules.geometry):
+        raise ParseError(f"expected a placement like {like}, or draw / pass / next", text, column)
+    if not chain:
         from bendolib.cell_notation import parse_cell_move
 
         return parse_cell_move(text, state, legal)  # tiles in cells (the triangles)

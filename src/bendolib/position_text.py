@@ -19,11 +19,13 @@ import inspect
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
+from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry, TrianglePlacement
+from bendolib.geometry.trilattice import ORIGIN, Cell
 from bendolib.limits import (
     MAX_DEPTH,
     MAX_DIGITS,
@@ -35,11 +37,12 @@ from bendolib.limits import (
     quoted,
     shown,
 )
-from bendolib.moves import OPENING, Place
+from bendolib.moves import OPENING, Place, PlaceInCell
 from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.triangles import TriominoesRoundScoring
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, face_str, indices
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, Triangle, face_str, indices
 
 __all__ = ["dumps", "loads"]
 
@@ -110,6 +113,10 @@ class _Writer:
 
 
 def _placement_text(p: Placement) -> str:
+    if isinstance(p, TrianglePlacement):
+        # a cell placement in move notation; the round's first tile (in U(0, 0)) with '*'
+        shown = "-".join(map(face_str, p.corners))
+        return f"{shown}*" if p.end == OPENING else f"{shown}@{p.cell}"
     return str(Place(p.tile, p.end, p.inward, p.shows, p.turn, p.position))
 
 
@@ -350,6 +357,23 @@ def _read_ints(text: str) -> tuple[int, ...]:
     return tuple(_int(v, at) for v, at in _parts(text, ","))
 
 
+def _read_signed(text: str) -> tuple[int, ...]:
+    if text == _EMPTY:
+        return ()
+    values = []
+    for v, at in _parts(text, ","):
+        value = ascii_int(v, signed=True)
+        if value is None:
+            raise _FieldError(f"not a number: {quoted(v)}", at)
+        values.append(value)
+    return tuple(values)
+
+
+def _can_lose(rules: RuleSet) -> bool:
+    """True when a player's points can fall below 0 (penalties, Triominoes' losses)."""
+    return rules.penalties is not None or isinstance(rules.round_scoring, TriominoesRoundScoring)
+
+
 class _Tiles:
     """Tile lookup by text for one tile set."""
 
@@ -390,6 +414,8 @@ def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
     """Rebuild a board by laying its placements again with the rule set's geometry."""
     if text == _EMPTY:
         return Board()
+    if isinstance(rules.geometry, TriangleGeometry):
+        return _cell_board(rules, text)
     openings: list[tuple[int, int, int]] = []
     board: Board | None = None
     for n, (item, at) in enumerate(_parts(text, ",")):
@@ -409,6 +435,72 @@ def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
     if board is None:
         board = _open(rules, tiles, openings)
     return board
+
+
+#: One cell placement of a triangle board: ``a-b-c*`` (the opening) or ``a-b-c@x,yu``.
+_CELL_ITEM = re.compile(r"([^,@*]*)(\*|@(-?[0-9]+),(-?[0-9]+)([ud]))")
+
+
+def _cell_board(rules: RuleSet, text: str) -> Board:
+    """A triangle board: its placements laid again in order, each checked to fit."""
+    geometry = cast(TriangleGeometry, rules.geometry)
+    board = TriangleBoard()
+    at, n = 0, 0
+    while True:
+        match = _CELL_ITEM.match(text, at)
+        item = text[at:].split(",", 1)[0] if match is None else match.group(0)
+        try:
+            if match is None:
+                raise ParseError("a cell placement is written 'a-b-c*' or 'a-b-c@x,yu'")
+            faces = tuple(_face(f) for f in match.group(1).split("-"))
+            if len(faces) != 3:
+                raise ParseError("a triangle shows three numbers 'a-b-c'")
+            opening = match.group(2) == "*"
+            if opening != (n == 0):
+                raise ParseError("the first placement, and only it, is the opening 'a-b-c*'")
+            if opening:
+                cell = ORIGIN
+            else:
+                x, y = _signed(match.group(3)), _signed(match.group(4))
+                cell = Cell(x, y, match.group(5) == "d")
+            board = _lay(geometry, rules, board, faces, cell)
+        except (ParseError, _FieldError, BendolibError) as exc:
+            message = exc.args[0] if not isinstance(exc, _FieldError) else exc.message
+            raise _FieldError(f"placement {n} ({quoted(item)}): {message}", at) from None
+        at = match.end()
+        n += 1
+        if at == len(text):
+            return board
+        if text[at] != ",":
+            raise _FieldError(f"placement {n - 1} is followed by {text[at]!r}, not ','", at)
+        at += 1
+
+
+def _lay(
+    geometry: TriangleGeometry,
+    rules: RuleSet,
+    board: TriangleBoard,
+    faces: tuple[int, ...],
+    cell: Cell,
+) -> TriangleBoard:
+    """``board`` with the tile showing ``faces`` at the corners of ``cell``, if it fits."""
+    found = [
+        (tile, rotation)
+        for tile in rules.tileset.tiles
+        for rotation in range(3)
+        if isinstance(tile, Triangle) and tile.turned(rotation) == faces
+    ]
+    if not found:
+        shown = "-".join(map(face_str, faces))
+        raise ParseError(f"no tile shows {shown} in {clipped(rules.tileset.name)}")
+    move = PlaceInCell(found[0][0], cell, found[0][1])
+    if board.placements:
+        if cell.key in board.filled or cell.key not in board.sites:
+            raise ParseError(geometry.why_not(board, move))
+        wanted = board.cell_numbers(cell.key)
+        if any(w >= 0 and w != f for w, f in zip(wanted, faces, strict=True)):
+            raise ParseError(geometry.why_not(board, move))
+    return geometry.play(board, move)
 
 
 def _read_placement(item: str) -> tuple[int, int, int, int, int]:
@@ -501,14 +593,14 @@ def _place(
         raise ParseError(str(exc)) from None
 
 
-def _results(players: int) -> Callable[[str], tuple[RoundResult, ...]]:
+def _results(players: int, can_lose: bool = False) -> Callable[[str], tuple[RoundResult, ...]]:
     def parse(text: str) -> tuple[RoundResult, ...]:
         rows = _json(text)
         if not isinstance(rows, list):
             raise _FieldError("results are a JSON list of rounds")
         out = []
         for n, row in enumerate(rows):
-            out.append(_result(row, n, players))
+            out.append(_result(row, n, players, can_lose))
         numbers = [r.round_number for r in out]
         if numbers != sorted(set(numbers)):
             raise _FieldError("the rounds' numbers must increase")
@@ -517,7 +609,7 @@ def _results(players: int) -> Callable[[str], tuple[RoundResult, ...]]:
     return parse
 
 
-def _result(row: Any, n: int, players: int) -> RoundResult:
+def _result(row: Any, n: int, players: int, can_lose: bool = False) -> RoundResult:
     shape = "[round, blocked, order, hand points, points, winners]"
     if not isinstance(row, list) or len(row) != 6:
         raise _FieldError(f"round {n} is not {shape}")
@@ -530,7 +622,8 @@ def _result(row: Any, n: int, players: int) -> RoundResult:
         (points, players),
         (winners, None),
     ):
-        if not isinstance(values, list) or not all(_is_int(v) and v >= 0 for v in values):
+        lowest = -(10**MAX_DIGITS) if values is points and can_lose else 0
+        if not isinstance(values, list) or not all(_is_int(v) and v >= lowest for v in values):
             raise _FieldError(f"round {n}: lists of numbers 0 or more are expected")
         if count is not None and len(values) != count:
             raise _FieldError(f"round {n}: {len(values)} values for {players} players")
@@ -581,6 +674,7 @@ def loads(text: str) -> GameState:
     if len(hands) != players:
         raise reader.fail(f"{len(hands)} hands for {players} players", "hands")
     board = reader.value("board", lambda v: _board(rules, tiles, v), Board())
+    points = _read_signed if _can_lose(rules) else _read_ints
     deck, stock_pos = _deck(reader, tiles, board)
     state = GameState.create(
         rules=rules,
@@ -592,14 +686,14 @@ def loads(text: str) -> GameState:
         hand_masks=hands,
         board=board,
         current_player=reader.value("turn", _int, 0),
-        scores=reader.value("scores", _read_ints, zeros),
+        scores=reader.value("scores", points, zeros),
         opening=reader.value("opening", tiles.index, -1),
         drawn=reader.value("drawn", tiles.mask, 0),
         drawn_count=reader.value("drawn_count", _int, 0),
         direction=reader.value("direction", _direction, 1),
         out=reader.value("out", _read_ints, ()),
-        play_points=reader.value("play", _read_ints, zeros),
-        results=reader.value("results", _results(players), ()),
+        play_points=reader.value("play", points, zeros),
+        results=reader.value("results", _results(players, _can_lose(rules)), ()),
         phase=reader.value("phase", _phase, PLAYING),
         last_placer=reader.value("last", _signed, -1),
         match_winner=reader.value("winner", _int, -1),

@@ -6,22 +6,27 @@ Curved tiles are drawn as what they are: 120-degree annular sectors (radii 12 an
 :mod:`bendolib.geometry.lattice`); classic tiles as rectangles in a line, doubles
 crosswise.  Each half shows its pips (numbers above 9, letters for the symbols),
 and each open end is marked: green when playable, red with the seeds' reason
-(A to D, :func:`bendolib.classify_ends`) when blocked.  Units are millimetres.
+(A to D, :func:`bendolib.classify_ends`) when blocked.  Triangles (Triominoes,
+Triangle Dominoes) are drawn in their cells of the triangular lattice (side 40 mm),
+with the number at each corner written near it, and each open edge marked like an
+open end, labelled ``index:a-b`` (the numbers at its two corners).  Units are
+millimetres.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from xml.sax.saxutils import escape
 
 import attrs
 
 from bendolib.blocking import EndStatus, classify_ends
-from bendolib.geometry import lattice
+from bendolib.geometry import lattice, trilattice
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
 from bendolib.geometry.drawing import INNER, OUTER, SIDE, cell_centre, corner_point
+from bendolib.geometry.triangles import OpenEdge, TriangleBoard, TrianglePlacement
 from bendolib.state import GameState
 from bendolib.text import printable, side_name
 from bendolib.tiles import ARROW, PLUS, RIGHT, STAR, face_str
@@ -75,14 +80,15 @@ class _Canvas:
     """
     Collected SVG elements (in y-up mm coordinates) and their bounding box; the
     boxes of the pips and numbers drawn so far (``marks``), which an end's label
-    must not cover, and a test per tile of whether a point lies on it (``bodies``).
+    must not cover, and per tile its bounding box and a test of whether a point lies on
+    it (``bodies``).
     """
 
     items: list[str] = attrs.field(factory=list)
     xs: list[float] = attrs.field(factory=list)
     ys: list[float] = attrs.field(factory=list)
     marks: list[Box] = attrs.field(factory=list)
-    bodies: list[Callable[[Point], bool]] = attrs.field(factory=list)
+    bodies: list[tuple[Box, Callable[[Point], bool]]] = attrs.field(factory=list)
 
     def grow(self, points: Iterable[Point]) -> None:
         for x, y in points:
@@ -102,7 +108,19 @@ class _Canvas:
         """True when ``area`` (its corners, edge middles and centre) touches a tile."""
         x0, y0, x1, y1 = area
         points = [(x, y) for x in (x0, (x0 + x1) / 2, x1) for y in (y0, (y0 + y1) / 2, y1)]
-        return any(body(p) for body in self.bodies for p in points)
+        return any(
+            body(p)
+            for (a0, b0, a1, b1), body in self.bodies
+            if a0 <= x1 and x0 <= a1 and b0 <= y1 and y0 <= b1
+            for p in points
+        )
+
+
+def _bounds(points: Sequence[Point]) -> Box:
+    """The bounding box of ``points``."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _text_box(at: Point, label: str, size: float) -> Box:
@@ -220,7 +238,7 @@ def _draw_curved(canvas: _Canvas, index: int, placement: Placement, numbers: boo
         parts.append(_named(canvas, _polar(centre, OUTER - 4, far), placement.shows))
     parts.append("</g>")
     canvas.add("".join(parts), outline)
-    canvas.bodies.append(lambda p: _in_sector(p, centre, start))
+    canvas.bodies.append((_bounds(outline), lambda p: _in_sector(p, centre, start)))
 
 
 def _side_segment(cell: int, side: int) -> tuple[Point, Point]:
@@ -256,7 +274,12 @@ def _label_spot(canvas: _Canvas, mid: Point, outward: Point, size: Point) -> Poi
             if m[0] < mid[0] + reach and m[2] > mid[0] - reach
             if m[1] < mid[1] + reach and m[3] > mid[1] - reach
         ],
-        bodies=canvas.bodies,
+        bodies=[
+            (b, body)
+            for b, body in canvas.bodies
+            if b[0] < mid[0] + reach and b[2] > mid[0] - reach
+            if b[1] < mid[1] + reach and b[3] > mid[1] - reach
+        ],
     )
     fallback = None
     for distance in _REACHES:
@@ -268,20 +291,38 @@ def _label_spot(canvas: _Canvas, mid: Point, outward: Point, size: Point) -> Poi
                 if not near.on_a_tile(area):
                     return x, y
                 fallback = fallback or (x, y)
-    return fallback or (mid[0] + _REACHES[0] * outward[0], mid[1] + _REACHES[0] * outward[1])
+    if fallback is not None:
+        return fallback
+    # a crowded layout (a triangle board has dozens of open edges): the nearest clear
+    # spot further out, in any direction, starting with the end's own
+    start = math.atan2(outward[1], outward[0])
+    distance = _REACHES[-1]
+    while True:
+        distance += 8.0
+        for k in range(24):
+            step = (k + 1) // 2  # 0, then 15 degrees either side, then 30...
+            angle = start + (step if k % 2 else -step) * math.pi / 12
+            x, y = mid[0] + distance * math.cos(angle), mid[1] + distance * math.sin(angle)
+            if canvas.clear((x - half[0], y - half[1], x + half[0], y + half[1])):
+                return x, y
 
 
 def _end_marker(
-    canvas: _Canvas, status: EndStatus, segment: tuple[Point, Point], outward: Point
+    canvas: _Canvas,
+    status: EndStatus,
+    segment: tuple[Point, Point],
+    outward: Point,
+    label: str | None = None,
 ) -> None:
     """
-    A coloured bar on an open end and a label ``index:value`` beyond it, clear of
-    every pip and number (joined to the bar by a thin line when it had to move).
+    A coloured bar on an open end and a label ``index:value`` (or another ``label``)
+    beyond it, clear of every pip and number (joined to the bar by a thin line when
+    it had to move).
     """
     (x0, y0), (x1, y1) = segment
     colour = _OPEN if status.blocked is None else _BLOCKED
     mid = ((x0 + x1) / 2, (y0 + y1) / 2)
-    label = f"{status.end}:{face_str(status.value)}"
+    label = f"{status.end}:{face_str(status.value)}" if label is None else label
     if status.blocked is not None:
         label += f" {status.blocked.value}"
     kind = "open" if status.blocked is None else "blocked"
@@ -382,7 +423,9 @@ def _draw_straight_tile(
         parts.append(_named(canvas, second, placement.shows))
     parts.append("</g>")
     canvas.add("".join(parts), [(x - hx, y - hy), (x + hx, y + hy)])
-    canvas.bodies.append(lambda p: abs(p[0] - x) <= hx and abs(p[1] - y) <= hy)
+    canvas.bodies.append(
+        ((x - hx, y - hy, x + hx, y + hy), lambda p: abs(p[0] - x) <= hx and abs(p[1] - y) <= hy)
+    )
     return (hx, hy), first
 
 
@@ -460,6 +503,71 @@ def _draw_straight_board(canvas: _Canvas, state: GameState, numbers: bool) -> No
         _end_marker(canvas, status, segment, direction)
 
 
+# -- triangles --------------------------------------------------------------------------
+
+#: Side of a triangle tile (mm).
+TRIANGLE_SIDE = 40.0
+_SIN60 = math.sqrt(3.0) / 2
+
+
+def _lattice_point(point: int) -> Point:
+    """A point of the triangular lattice in mm, y up (docs/triangles.md's conventions)."""
+    i, j = trilattice.point_coords(point)
+    return TRIANGLE_SIDE * (i + j / 2), TRIANGLE_SIDE * j * _SIN60
+
+
+def _inside_triangle(p: Point, a: Point, b: Point, c: Point) -> bool:
+    def side(u: Point, v: Point) -> float:
+        return (v[0] - u[0]) * (p[1] - u[1]) - (v[1] - u[1]) * (p[0] - u[0])
+
+    d1, d2, d3 = side(a, b), side(b, c), side(c, a)
+    return not ((d1 < 0 or d2 < 0 or d3 < 0) and (d1 > 0 or d2 > 0 or d3 > 0))
+
+
+def _draw_triangle(canvas: _Canvas, index: int, placement: TrianglePlacement) -> None:
+    """One triangle: its outline and the number at each corner, written near the corner."""
+    points = [_lattice_point(k) for k in trilattice.corners(placement.cell.key)]
+    cx = sum(p[0] for p in points) / 3
+    cy = sum(p[1] for p in points) / 3
+    path = "M" + " L".join(_pt(p) for p in points) + " Z"
+    label = escape(str(placement.tile))
+    parts = [
+        f'<g class="tile" data-tile="{label}" data-cell="{placement.cell}" data-index="{index}">',
+        f'<path class="tile-outline" d="{path}" {_TILE_STYLE}/>',
+    ]
+    for point, number in zip(points, placement.corners, strict=True):
+        at = (point[0] + 0.5 * (cx - point[0]), point[1] + 0.5 * (cy - point[1]))
+        text = face_str(number)
+        canvas.marks.append(_text_box(at, text, 7.0))
+        parts.append(_text(at, text, 7.0, "#222", "bold"))
+    parts.append("</g>")
+    canvas.add("".join(parts), points)
+    a, b, c = points
+    canvas.bodies.append((_bounds(points), lambda p: _inside_triangle(p, a, b, c)))
+
+
+def _draw_triangle_board(canvas: _Canvas, state: GameState) -> None:
+    board = state.board
+    for i, placement in enumerate(board.placements):
+        assert isinstance(placement, TrianglePlacement)
+        _draw_triangle(canvas, i, placement)
+    for status, end in zip(classify_ends(state), board.ends, strict=True):
+        if not isinstance(end, OpenEdge):
+            continue
+        points = trilattice.corners(end.cell)
+        a, b = _lattice_point(points[end.side]), _lattice_point(points[(end.side + 1) % 3])
+        far = _lattice_point(points[(end.side + 2) % 3])
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        away = (mid[0] - far[0], mid[1] - far[1])
+        length = math.hypot(*away)
+        t0, t1 = 0.22, 0.78
+        segment = (
+            (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+            (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1),
+        )
+        _end_marker(canvas, status, segment, (away[0] / length, away[1] / length), status.label)
+
+
 # -- the picture ------------------------------------------------------------------------
 
 
@@ -473,14 +581,16 @@ def to_svg(
     """
     An SVG picture of ``state``'s board (a complete ``<svg>`` document).
 
-    ``numbers`` writes each half's number instead of its pips; ``caption`` adds a
-    line naming the rules, round, player to move and scores (the picture is made
-    wide enough for it); ``scale`` is the number of SVG pixels per millimetre for
-    the ``width``/``height`` attributes (at the default 3, the end labels are 15
-    pixels high and the caption 18).
+    ``numbers`` writes each half's number instead of its pips (triangles always show
+    numbers); ``caption`` adds a line naming the rules, round, player to move and
+    scores (the picture is made wide enough for it); ``scale`` is the number of SVG
+    pixels per millimetre for the ``width``/``height`` attributes (at the default 3,
+    the end labels are 15 pixels high and the caption 18).
     """
     canvas = _Canvas()
-    if state.rules.geometry.uses_bends:
+    if isinstance(state.board, TriangleBoard):
+        _draw_triangle_board(canvas, state)
+    elif state.rules.geometry.uses_bends:
         _draw_curved_board(canvas, state, numbers)
     else:
         _draw_straight_board(canvas, state, numbers)

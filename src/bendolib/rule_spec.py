@@ -47,7 +47,7 @@ from bendolib.rules.triangles import (
     TriangleScoring,
     TriominoesRoundScoring,
 )
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, Tile, TileSet
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, Tile, TileSet, Triangle
 
 __all__ = [
     "decode_value",
@@ -60,7 +60,9 @@ __all__ = [
     "tile_text",
 ]
 
-_TILE = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}}|[APW])-([0-9]{{1,{MAX_DIGITS}}}|[APW])([LR]?)")
+_FACE = rf"([0-9]{{1,{MAX_DIGITS}}}|[APW])"
+_TILE = re.compile(rf"{_FACE}-{_FACE}([LR]?)")
+_TRIANGLE = re.compile(rf"{_FACE}-{_FACE}-{_FACE}")
 _FACES = {name: face for face, name in SYMBOL_NAMES.items()}
 #: RuleSet fields that are not rules: never compared or written.
 _NOT_RULES = ("name", "description")
@@ -131,17 +133,31 @@ for _cls in LIBRARY_POLICIES:
 
 
 def tile_text(tile: Tile) -> str:
-    """A tile as text: ``"3-5L"`` (faces low to high, then the bend read that way)."""
+    """
+    A tile as text: ``"3-5L"`` (faces low to high, then the bend read that way); a
+    triangle ``"0-3-5"`` (its numbers clockwise from the lowest).
+    """
     return str(tile)
 
 
 def parse_tile_text(text: str) -> Tile:
-    """The tile written by :func:`tile_text` (raises :class:`ParseError`)."""
+    """
+    The tile written by :func:`tile_text` (raises :class:`ParseError`); a triangle's
+    numbers may start at any corner (``"3-5-0"`` is ``"0-3-5"``), clockwise.
+    """
     if not isinstance(text, str):
         raise TypeError(f"a tile is read from a str, not {type(text).__name__}")
+    triangle = _TRIANGLE.fullmatch(text)
+    if triangle is not None:
+        a, b, c = (_FACES[g] if g in _FACES else int(g) for g in triangle.group(1, 2, 3))
+        lowest = min((a, b, c), (b, c, a), (c, a, b))
+        try:
+            return Triangle(*lowest)
+        except RuleSetError as exc:
+            raise ParseError(f"bad tile: {exc}", text, 0) from None
     match = _TILE.fullmatch(text)
     if match is None:
-        raise ParseError("a tile is written like '3-5L', '6-6' or 'A-W'", text, 0)
+        raise ParseError("a tile is written like '3-5L', '6-6', 'A-W' or '0-3-5'", text, 0)
     a, b = (_FACES[g] if g in _FACES else int(g) for g in match.group(1, 2))
     bend = {"L": LEFT, "R": RIGHT}.get(match.group(3), STRAIGHT)
     try:
@@ -247,7 +263,7 @@ def _tileset(spec: dict[str, Any]) -> TileSet:
     if len(tiles) > MAX_TILES:
         raise ParseError(f"a tile set has at most {MAX_TILES} tiles, not {len(tiles)}")
     if not all(isinstance(t, str) for t in tiles):
-        raise ParseError("a $tileset's tiles are written as strings like '3-5L'")
+        raise ParseError("a $tileset's tiles are written as strings like '3-5L' or '0-3-5'")
     if top is not None and (not isinstance(top, int) or isinstance(top, bool)):
         raise ParseError(f"a $tileset's top is an integer, not {shown(top)}")
     parsed = tuple(parse_tile_text(t) for t in tiles)

@@ -430,7 +430,10 @@ class GameState:
             turn = "round over"
         else:
             turn = f"player {self.current_player} to move"
-        ends = " ".join(str(end.value) for end in self.board.ends) or "none"
+        values = [str(end.value) for end in self.board.ends]
+        # a triangle layout has dozens of open edges: the first eight and the count
+        ends = " ".join(values if len(values) <= 8 else [*values[:8], f"... ({len(values)})"])
+        ends = ends or "none"
         hands = " ".join(str(mask.bit_count()) for mask in self.hand_masks)
         return (
             f"<GameState {self.rules.name!r:.40}, {self.players} players, seed {self.seed}: "

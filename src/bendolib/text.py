@@ -90,6 +90,9 @@ def board_text(state: GameState) -> str:
     lines = []
     chain = []
     for placement in board.placements:
+        if isinstance(placement, TrianglePlacement):
+            chain.append(f"{'-'.join(map(face_str, placement.corners))}@{placement.cell}")
+            continue
         turn = TURN_LETTERS[placement.turn]
         where = f" {placement.position}" if placement.position is not None else ""
         chain.append(f"{face_str(placement.inward)}-{face_str(placement.shows)}{turn}{where}")

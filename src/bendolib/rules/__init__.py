@@ -36,6 +36,7 @@ from bendolib.rules.starting import (
 )
 from bendolib.rules.triangles import (
     TRIANGLE_DOMINOES,
+    TRIANGLE_RULESETS,
     TRIOMINOES,
     HighestTriple,
     MostPlayPoints,
@@ -112,6 +113,8 @@ for _bendomino in BENDOMINO_RULESETS:
     register(_bendomino)
 for _classic in CLASSIC_RULESETS:
     register(_classic)
+for _triangle in TRIANGLE_RULESETS:
+    register(_triangle)
 
 __all__ = [
     "ACTION_SET",

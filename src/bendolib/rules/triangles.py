@@ -244,6 +244,5 @@ TRIOMINOES = RuleSet(
     penalties=DrawPenalties(),
 )
 
-#: The triangle rule sets (registered by name in phase 2 of issue 15; until then
-#: reach them here or as ``bendolib.rules.TRIOMINOES``).
+#: The triangle rule sets, registered by name (``bendolib.rules.get("triominoes")``).
 TRIANGLE_RULESETS = (TRIANGLE_DOMINOES, TRIOMINOES)
