@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Sequence
+from types import ModuleType
 from operator import add, itemgetter
 from typing import TYPE_CHECKING, cast
+
+import attrs
 
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
-from bendolib.geometry.board import Board
+from bendolib.geometry.board import Board, End, Placement
 from bendolib.limits import MAX_SEED, clipped, shown
 from bendolib.moves import (
     DRAW,
@@ -24,12 +28,15 @@ from bendolib.moves import (
     Place,
     PlaceInCell,
 )
+from bendolib.memo import remember
 from bendolib.placing import (
+    _bend_at,
     _bend_closing,
     _bend_placements,
     _fits,
     _opening,
     _opening_move,
+    _straight_at,
     _straight_placements,
     closes_unevenly,
     placements,
@@ -97,7 +104,12 @@ def _deal(
 ) -> GameState:
     tileset = rules.tileset
     for attempt in range(_MAX_REDEALS):
-        deck = SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(len(tileset)))
+        if _deal_deck is not None:
+            deck = _deal_deck(seed, round_number, attempt, len(tileset))
+        else:
+            deck = SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(
+                range(len(tileset))
+            )
         state = _deal_from(rules, players, deck, seed, round_number, scores, results)
         if state is not None:
             return state
@@ -219,6 +231,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     (placements first, then draw, then pass).
     """
     global _last_listed
+    if _step_legal is not None:
+        listed = _step_legal(state)
+        if listed is not None:
+            _last_listed = (state, listed)
+            return listed
     try:
         context = state.context
         rules = context.rules
@@ -292,6 +309,10 @@ def apply(state: GameState, move: Move) -> GameState:
     Raises :class:`IllegalMoveError` for a move not in ``legal_moves(state)``.
     """
     listed_for, moves = _last_listed
+    if _step_apply is not None:
+        after = _step_apply(state, move, listed_for, moves)
+        if after is not None:
+            return after
     if type(move) is Place:
         if listed_for is state:
             for legal in moves:
@@ -851,3 +872,70 @@ def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:
                 "would meet an open end with another number"
             )
     return "the placement does not match the listed one (turn, position or named value)"
+
+
+# -- the compiled hot paths ------------------------------------------------------------
+
+
+def _load_step_kernel() -> ModuleType | None:
+    """
+    The compiled kernel's step functions, set up with this engine's classes, memo
+    tables and helpers; None when the kernel is not built or ``BENDOLIB_PURE_PYTHON``
+    asks for the pure-Python engine (see :mod:`bendolib.playouts`).
+    """
+    if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from bendolib import _kernel
+    except ImportError:
+        return None
+    from bendolib.geometry import bend, straight
+
+    def layout(cls: type) -> tuple[type, tuple[str, ...]]:
+        return cls, tuple(f.name for f in attrs.fields(cls))
+
+    _kernel.step_setup(
+        {
+            "GameState": layout(GameState),
+            "RoundContext": layout(RoundContext),
+            "Board": layout(Board),
+            "End": layout(End),
+            "Place": layout(Place),
+            "Placement": layout(Placement),
+            "DRAW": DRAW,
+            "PASS": PASS,
+            "Draw": Draw,
+            "BendGeometry": bend.BendGeometry,
+            "StraightGeometry": straight.StraightGeometry,
+            "bend_at": _bend_at,
+            "straight_at": _straight_at,
+            "remember": remember,
+            "fits": _fits,
+            "finish_round": _finish_round,
+            "bend_steps": bend._STEPS,
+            "bend_step": bend._step,
+            "bend_slots": bend._SLOTS,
+            "bend_slot": bend._slot,
+            "bend_ends": bend._ENDS,
+            "bend_memo_end": bend._memo_end,
+            "bend_placements": bend._PLACEMENTS,
+            "straight_placements": straight._PLACEMENTS,
+            "straight_open_ends": straight._OPEN_ENDS,
+            "new_placement": fast_constructor(Placement),
+            "LIST_BEND": LIST_BEND,
+            "LIST_STRAIGHT": LIST_STRAIGHT,
+            "LEFT": LEFT,
+            "RIGHT": RIGHT,
+            "STRAIGHT": STRAIGHT,
+        }
+    )
+    return _kernel
+
+
+_step_kernel = _load_step_kernel()
+#: The compiled :func:`legal_moves`, :func:`apply` and deal shuffle for the commonest
+#: cases (None without the kernel): each gives exactly what the Python code below gives
+#: (it is the specification), or None for the cases it leaves to it.
+_step_legal = None if _step_kernel is None else _step_kernel.step_legal
+_step_apply = None if _step_kernel is None else _step_kernel.step_apply
+_deal_deck = None if _step_kernel is None else _step_kernel.deal_deck

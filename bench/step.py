@@ -1,0 +1,111 @@
+"""Random playouts through the step API, this source tree against another, interleaved.
+
+    python bench/step.py --previous /path/to/other/checkout/src [--pairs 7]
+    python bench/step.py --previous ../old/src --rules basic:2,domino-pairs:4 --rounds 300
+
+Each measurement is a fresh process (``PYTHONPATH`` = one tree's ``src``) that plays
+``--rounds`` random rounds through ``legal_moves`` + ``apply`` (seeds 0, 1, ...; moves
+chosen by ``random.Random(7)``, so both trees play the very same moves) after a warm-up
+of as many rounds, and reports its CPU time.  The two trees run alternately, A B A B
+..., ``--pairs`` times per rule set; the script prints playouts per CPU second of each
+(min / median / max) and the ratio new / previous of each pair (min / median / max).
+``--previous`` may be omitted: then only this tree is timed.  Set
+``BENDOLIB_PURE_PYTHON=1`` to time both without the compiled kernel.  Plain script: it
+asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent / "src"
+
+
+def child(name: str, players: int, rounds: int) -> None:
+    """Play the rounds and print {"cpu": seconds, "moves": n} (run in a fresh process)."""
+    import random
+
+    import bendolib
+
+    rules = bendolib.rules.get(name)
+    legal_moves, apply = bendolib.legal_moves, bendolib.apply
+
+    def play(first: int) -> int:
+        rng = random.Random(7)
+        moves = 0
+        for seed in range(first, first + rounds):
+            state = bendolib.new_game(rules, players, seed)
+            while not state.is_round_over:
+                legal = legal_moves(state)
+                state = apply(state, legal[rng.randrange(len(legal))])
+                moves += 1
+        return moves
+
+    play(10_000)  # warm-up: other deals, so that the memo tables are as in a long run
+    start = time.process_time()
+    moves = play(0)
+    print(json.dumps({"cpu": time.process_time() - start, "moves": moves}))
+
+
+def measure(src: Path, name: str, players: int, rounds: int) -> tuple[float, int]:
+    """Playouts per CPU second of one fresh process on the tree ``src``, and its moves."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    args = [sys.executable, __file__, "--child", name, str(players), str(rounds)]
+    out = subprocess.run(args, env=env, check=True, capture_output=True, text=True).stdout
+    found = json.loads(out.strip().splitlines()[-1])
+    return rounds / found["cpu"], found["moves"]
+
+
+def spread(values: list[float], digits: int = 0) -> str:
+    """min / median / max."""
+    return " / ".join(
+        f"{v:.{digits}f}" for v in (min(values), statistics.median(values), max(values))
+    )
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--previous", type=Path, help="the other tree's src directory")
+    parser.add_argument("--rules", default="basic:2,domino-pairs:4")
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--pairs", type=int, default=5)
+    args = parser.parse_args()
+    pure = os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0")
+    print(
+        f"step API playouts per CPU second, {args.rounds} rounds a process"
+        f"{' (BENDOLIB_PURE_PYTHON=1)' if pure else ''}; min / median / max"
+    )
+    for item in args.rules.split(","):
+        name, _, count = item.partition(":")
+        players = int(count or 2)
+        new: list[float] = []
+        old: list[float] = []
+        for _ in range(args.pairs):
+            rate, moves = measure(HERE, name, players, args.rounds)
+            new.append(rate)
+            if args.previous is not None:
+                before, moves_before = measure(args.previous, name, players, args.rounds)
+                if moves_before != moves:
+                    sys.exit(
+                        f"{name}: the trees played different games ({moves_before} != {moves} moves)"
+                    )
+                old.append(before)
+        line = f"{name} {players}p: this tree {spread(new)}"
+        if old:
+            ratios = [a / b for a, b in zip(new, old)]
+            line += f"; previous {spread(old)}; ratio {spread(ratios, 2)}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
