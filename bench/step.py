@@ -97,12 +97,12 @@ def main() -> None:
                 before, moves_before = measure(args.previous, name, players, args.rounds)
                 if moves_before != moves:
                     sys.exit(
-                        f"{name}: the trees played different games ({moves_before} != {moves} moves)"
+                        f"{name}: the trees played other games ({moves_before}, {moves} moves)"
                     )
                 old.append(before)
         line = f"{name} {players}p: this tree {spread(new)}"
         if old:
-            ratios = [a / b for a, b in zip(new, old)]
+            ratios = [a / b for a, b in zip(new, old, strict=True)]
             line += f"; previous {spread(old)}; ratio {spread(ratios, 2)}"
         print(line, flush=True)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Sequence
-from types import ModuleType
+from collections.abc import Callable, Sequence
 from operator import add, itemgetter
+from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 import attrs
@@ -16,6 +16,7 @@ from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.limits import MAX_SEED, clipped, shown
+from bendolib.memo import remember
 from bendolib.moves import (
     DRAW,
     NEXT_ROUND,
@@ -28,7 +29,6 @@ from bendolib.moves import (
     Place,
     PlaceInCell,
 )
-from bendolib.memo import remember
 from bendolib.placing import (
     _bend_at,
     _bend_closing,
@@ -936,6 +936,10 @@ _step_kernel = _load_step_kernel()
 #: The compiled :func:`legal_moves`, :func:`apply` and deal shuffle for the commonest
 #: cases (None without the kernel): each gives exactly what the Python code below gives
 #: (it is the specification), or None for the cases it leaves to it.
-_step_legal = None if _step_kernel is None else _step_kernel.step_legal
-_step_apply = None if _step_kernel is None else _step_kernel.step_apply
-_deal_deck = None if _step_kernel is None else _step_kernel.deal_deck
+_step_legal: Callable[[GameState], tuple[Move, ...] | None] | None = None
+_step_apply: Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None] | None = None
+_deal_deck: Callable[[int, int, int, int], tuple[int, ...]] | None = None
+if _step_kernel is not None:
+    _step_legal = _step_kernel.step_legal
+    _step_apply = _step_kernel.step_apply
+    _deal_deck = _step_kernel.deal_deck
