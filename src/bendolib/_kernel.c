@@ -1949,14 +1949,15 @@ static PyObject *s_bend_at, *s_straight_at, *s_remember, *s_fits, *s_finish_roun
 static PyObject *s_steps, *s_step, *s_slots, *s_slot, *s_ends_memo, *s_memo_end;
 static PyObject *s_bend_placements, *s_straight_placements, *s_open_ends, *s_new_placement;
 static PyObject *s_zero, *s_one_tuple_draw, *s_one_tuple_pass;
-static long s_list_bend, s_list_straight, s_left, s_right, s_straight_turn;
+static long s_list_bend, s_list_straight, s_left, s_right, s_straight_turn, s_opening_end;
+static PyObject *s_opening;
 
 /* what the hot paths need of one rule set (the latest seen) */
 typedef struct {
     PyObject *rules; /* strong reference; NULL when none */
     int ok;          /* a rule set these paths play */
     int listing, even_closing, geometry; /* geometry: 1 straight line, 2 bend lattice */
-    int draws, voluntary, must_play, until_fits, one_each, pass_after_voluntary;
+    int draws, voluntary, must_play, until_fits, one_each, pass_after_voluntary, first_out;
     int place_ok;    /* no effects, no play scoring */
     PyObject *tileset, *fit_masks, *face_mask, *memo, *by_id, *count_obj;
     long count;
@@ -2057,10 +2058,11 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     SGET(s_slot, "bend_slot") SGET(s_ends_memo, "bend_ends") SGET(s_memo_end, "bend_memo_end")
     SGET(s_bend_placements, "bend_placements") SGET(s_straight_placements, "straight_placements")
     SGET(s_open_ends, "straight_open_ends") SGET(s_new_placement, "new_placement")
+    SGET(s_opening, "opening")
 #undef SGET
     if (cfg_long(config, "LIST_BEND", &s_list_bend) || cfg_long(config, "LIST_STRAIGHT", &s_list_straight) ||
         cfg_long(config, "LEFT", &s_left) || cfg_long(config, "RIGHT", &s_right) ||
-        cfg_long(config, "STRAIGHT", &s_straight_turn))
+        cfg_long(config, "STRAIGHT", &s_straight_turn) || cfg_long(config, "OPENING", &s_opening_end))
         return NULL;
     s_zero = PyLong_FromLong(0);
     s_one_tuple_draw = PyTuple_Pack(1, s_draw);
@@ -2198,6 +2200,8 @@ static RulesInfo *rules_info(PyObject *rules) {
     if ((t = attr_is_none(rules, "penalties")) < 0) goto fail;
     plain &= t;
     ri->place_ok = plain;
+    if ((t = attr_is(rules, "finish", "first_out")) < 0) goto fail;
+    ri->first_out = t;
     if (!(ri->tileset = PyObject_GetAttrString(rules, "tileset")))
         goto fail;
     if (!(ri->fit_masks = PyObject_GetAttrString(ri->tileset, "_fit_masks")) ||
@@ -2439,13 +2443,14 @@ static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts 
 typedef struct {
     PyObject *context, *rules, *board, *ends, *deck;
     RulesInfo *ri;
-    long player, stock_pos, players, direction;
+    long player, stock_pos, players, direction, opening;
+    int empty;
     uint64_t hands[MAXP], drawn;
     int nhands;
 } View;
 
 /* 0: viewed; 1: not for these paths; -1: an error */
-static int view_state(PyObject *state, View *v) {
+static int view_state(PyObject *state, View *v, int allow_open) {
     if (!step_ready || Py_TYPE(state) != L_state.type)
         return 1;
     PyObject *context = FIELD(state, L_state, S_CONTEXT);
@@ -2453,8 +2458,9 @@ static int view_state(PyObject *state, View *v) {
         return 1;
     long phase, opening;
     if (as_long(FIELD(context, L_context, C_PHASE), &phase) || phase != 0 ||
-        as_long(FIELD(context, L_context, C_OPENING), &opening) || opening >= 0)
+        as_long(FIELD(context, L_context, C_OPENING), &opening) || (opening >= 0 && !allow_open))
         return 1;
+    v->opening = opening;
     v->context = context;
     v->rules = FIELD(context, L_context, C_RULES);
     v->ri = rules_info(v->rules);
@@ -2467,8 +2473,10 @@ static int view_state(PyObject *state, View *v) {
         return 1;
     PyObject *placements = FIELD(v->board, L_board, B_PLACEMENTS);
     v->ends = FIELD(v->board, L_board, B_ENDS);
-    if (!PyTuple_CheckExact(placements) || !PyTuple_GET_SIZE(placements) || !PyTuple_CheckExact(v->ends))
+    if (!PyTuple_CheckExact(placements) || !PyTuple_CheckExact(v->ends) ||
+        (!PyTuple_GET_SIZE(placements) && !allow_open))
         return 1;
+    v->empty = !PyTuple_GET_SIZE(placements);
     PyObject *hands = FIELD(state, L_state, S_HANDS);
     if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) > MAXP || !PyTuple_GET_SIZE(hands))
         return 1;
@@ -2548,7 +2556,7 @@ static PyObject *legal_of(View *v, PyObject *state) {
 
 static PyObject *k_step_legal(PyObject *self, PyObject *state) {
     View v;
-    int r = view_state(state, &v);
+    int r = view_state(state, &v, 0);
     if (r < 0)
         return NULL;
     if (r)
@@ -2905,12 +2913,46 @@ static PyObject *log_cell(PyObject *state, PyObject *move) {
     return PyTuple_Pack(3, FIELD(state, L_state, S_PLAYER), move, FIELD(state, L_state, S_LOG));
 }
 
-/* engine._place for a Place on a non-empty board that leaves the placer a tile */
+/* a copy of the round context with ``field`` replaced (reference stolen) */
+static PyObject *context_with(PyObject *context, int field, PyObject *value) {
+    if (!value)
+        return NULL;
+    PyObject *values[15];
+    for (int i = 0; i < 15; i++)
+        values[i] = FIELD(context, L_context, i);
+    values[field] = value;
+    PyObject *out = make(&L_context, values);
+    Py_DECREF(value);
+    return out;
+}
+
+/* ``(*t, item)`` */
+static PyObject *tuple_plus(PyObject *t, PyObject *item) {
+    if (!PyTuple_CheckExact(t))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    PyObject *out = PyTuple_New(n + 1);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(t, i);
+        Py_INCREF(x);
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    Py_INCREF(item);
+    PyTuple_SET_ITEM(out, n, item);
+    return out;
+}
+
+/* engine._place for a Place (its geometry the built-in straight line or bend lattice;
+ * no effects, no play scoring) */
 static PyObject *place(View *v, PyObject *state, PyObject *move) {
     RulesInfo *ri = v->ri;
     long end, index;
-    if (!ri->place_ok || !ri->geometry || as_long(FIELD(move, L_place, P_END), &end) || end < 0 ||
-        end >= PyTuple_GET_SIZE(v->ends))
+    if (!ri->place_ok || !ri->geometry || as_long(FIELD(move, L_place, P_END), &end))
+        return NULL;
+    int opening = end == s_opening_end;
+    if (opening ? !v->empty : (v->empty || end < 0 || end >= PyTuple_GET_SIZE(v->ends)))
         return NULL;
     PyObject *id = PyLong_FromVoidPtr(FIELD(move, L_place, P_TILE));
     if (!id)
@@ -2920,15 +2962,55 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
     if (!found || as_long(found, &index) || index < 0 || index >= 64)
         return NULL;
     uint64_t hand = v->hands[v->player] & ~((uint64_t)1 << index);
-    if (!hand)
-        return NULL; /* the placer goes out: the Python engine */
+    if (!hand && !ri->first_out) {
+        int left = 0;
+        for (int i = 0; i < v->nhands; i++)
+            left += i != v->player && v->hands[i] != 0;
+        if (left > 1)
+            return NULL; /* the turn goes on after going out: the Python engine */
+    }
     v->hands[v->player] = hand;
-    PyObject *board = ri->geometry == 1 ? straight_place(v->board, end, move) : bend_place(v->board, end, move);
-    if (!board)
-        return NULL;
-    PyObject *hands = hands_tuple(v), *log = log_cell(state, move), *out = NULL;
+    PyObject *board;
+    if (opening) {
+        PyObject *got = PyObject_CallFunctionObjArgs(s_opening, v->rules, FIELD(move, L_place, P_TILE),
+                                                     FIELD(move, L_place, P_INWARD), NULL);
+        if (!got)
+            return NULL;
+        if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) < 3 ||
+            Py_TYPE(PyTuple_GET_ITEM(got, 2)) != L_board.type) {
+            Py_DECREF(got);
+            return NULL;
+        }
+        board = PyTuple_GET_ITEM(got, 2);
+        Py_INCREF(board);
+        Py_DECREF(got);
+    } else {
+        board = ri->geometry == 1 ? straight_place(v->board, end, move) : bend_place(v->board, end, move);
+        if (!board)
+            return NULL;
+    }
+    PyObject *hands = hands_tuple(v), *log = log_cell(state, move), *out = NULL, *context = v->context;
+    PyObject *player = FIELD(state, L_state, S_PLAYER);
+    Py_INCREF(context);
     if (!hands || !log)
         goto done;
+    if (v->opening >= 0) {
+        Py_SETREF(context, context_with(context, C_OPENING, PyLong_FromLong(-1)));
+        if (!context)
+            goto done;
+    }
+    if (!hand) {
+        /* out: the round ends (the Python engine's finish decides the score) */
+        Py_SETREF(context, context_with(context, C_OUT, tuple_plus(FIELD(context, L_context, C_OUT), player)));
+        if (!context)
+            goto done;
+        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
+        if (placed) {
+            out = PyObject_CallFunctionObjArgs(s_finish_round, placed, Py_False, NULL);
+            Py_DECREF(placed);
+        }
+        goto done;
+    }
     int blocked = 0;
     if (!(v->stock_pos < PyTuple_GET_SIZE(v->deck) && ri->draws)) {
         uint64_t all = 0;
@@ -2939,20 +3021,20 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
             goto done;
         blocked = !f;
     }
-    PyObject *player = FIELD(state, L_state, S_PLAYER);
     if (!blocked) {
         long seat = ((v->player + v->direction) % v->nhands + v->nhands) % v->nhands;
         if (!v->hands[seat])
             seat = step_next_seat(v, seat);
-        out = new_state(hands, board, seat, v->stock_pos, 0, 0, player, log, v->context);
+        out = new_state(hands, board, seat, v->stock_pos, 0, 0, player, log, context);
     } else {
-        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, v->context);
+        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
         if (placed) {
             out = PyObject_CallFunctionObjArgs(s_finish_round, placed, Py_True, NULL);
             Py_DECREF(placed);
         }
     }
 done:
+    Py_XDECREF(context);
     Py_XDECREF(hands);
     Py_XDECREF(log);
     Py_DECREF(board);
@@ -3024,10 +3106,12 @@ static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
         Py_RETURN_NONE;
     View v;
-    int r = view_state(state, &v);
+    int r = view_state(state, &v, Py_TYPE(move) == L_place.type);
     if (r < 0)
         return NULL;
     if (r)
+        Py_RETURN_NONE;
+    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
         Py_RETURN_NONE;
     PyObject *out = NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(moves);

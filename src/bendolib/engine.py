@@ -927,6 +927,8 @@ def _load_step_kernel() -> ModuleType | None:
             "LEFT": LEFT,
             "RIGHT": RIGHT,
             "STRAIGHT": STRAIGHT,
+            "OPENING": OPENING,
+            "opening": _opening,
         }
     )
     return _kernel
