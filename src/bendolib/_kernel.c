@@ -1959,7 +1959,7 @@ typedef struct {
     int listing, even_closing, geometry; /* geometry: 1 straight line, 2 bend lattice */
     int draws, voluntary, must_play, until_fits, one_each, pass_after_voluntary, first_out;
     int place_ok;    /* no effects, no play scoring */
-    PyObject *tileset, *fit_masks, *face_mask, *memo, *by_id, *count_obj;
+    PyObject *tileset, *fit_masks, *face_mask, *memo, *by_id, *count_obj, *tiles, *turn_table;
     long count;
 } RulesInfo;
 
@@ -2135,6 +2135,8 @@ static void ri_clear(RulesInfo *ri) {
     Py_CLEAR(ri->memo);
     Py_CLEAR(ri->by_id);
     Py_CLEAR(ri->count_obj);
+    Py_CLEAR(ri->tiles);
+    Py_CLEAR(ri->turn_table);
     ri->ok = 0;
 }
 
@@ -2216,7 +2218,12 @@ static RulesInfo *rules_info(PyObject *rules) {
         return ri;
     }
     ri->count = (long)PyTuple_GET_SIZE(tiles);
-    Py_CLEAR(tiles);
+    ri->tiles = tiles;
+    tiles = NULL;
+    if (!(ri->turn_table = PyObject_GetAttrString(ri->tileset, "turn_table")))
+        goto fail;
+    if (!PyTuple_CheckExact(ri->turn_table) || PyTuple_GET_SIZE(ri->turn_table) != 2 * ri->count)
+        return ri;
     if (!(ri->count_obj = PyLong_FromLong(ri->count)))
         goto fail;
     ri->ok = ri->count <= 64;
@@ -2337,6 +2344,75 @@ static inline int lowest_index(uint64_t x) {
 #endif
 }
 
+/* placing._bend_at for the one tile ``i`` at end ``e``: a new tuple, or NULL */
+static PyObject *bend_at_one(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
+    PyObject *tile = PyTuple_GET_ITEM(ri->tiles, i);
+    PyObject *a = PyObject_GetAttrString(tile, "a"), *b = a ? PyObject_GetAttrString(tile, "b") : NULL;
+    PyObject *out = NULL, *left = NULL, *right = NULL;
+    long av, turns;
+    if (!b || as_long(a, &av))
+        goto done;
+    int flipped = av != value;
+    if (as_long(PyTuple_GET_ITEM(ri->turn_table, 2 * i + flipped), &turns))
+        goto done;
+    long allowed = free_ & turns;
+    PyObject *shows = flipped ? a : b;
+    PyObject *made[2];
+    int n = 0;
+    if (!(left = PyLong_FromLong(s_left)) || !(right = PyLong_FromLong(s_right)))
+        goto done;
+    if (allowed & s_left) {
+        PyObject *values[6] = {tile, eo, FIELD(end, L_end, E_VALUE), shows, left, FIELD(end, L_end, E_LEFT)};
+        if (!(made[n] = make(&L_place, values)))
+            goto done;
+        n++;
+    }
+    if (allowed & s_right) {
+        PyObject *values[6] = {tile, eo, FIELD(end, L_end, E_VALUE), shows, right, FIELD(end, L_end, E_RIGHT)};
+        if (!(made[n] = make(&L_place, values))) {
+            if (n)
+                Py_DECREF(made[0]);
+            goto done;
+        }
+        n++;
+    }
+    if ((out = PyTuple_New(n)))
+        for (int k = 0; k < n; k++)
+            PyTuple_SET_ITEM(out, k, made[k]);
+    else
+        for (int k = 0; k < n; k++)
+            Py_DECREF(made[k]);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(left);
+    Py_XDECREF(right);
+    return out;
+}
+
+/* the memoised placements of tile ``i`` at end ``e`` under ``key``, built on a miss */
+static PyObject *bend_memo(RulesInfo *ri, long long key, PyObject *end, PyObject *eo, long value, long free_,
+                           int i) {
+    PyObject *k = PyLong_FromLongLong(key);
+    if (!k)
+        return NULL;
+    PyObject *found = PyDict_GetItemWithError(ri->memo, k);
+    if (found) {
+        Py_DECREF(k);
+        Py_INCREF(found);
+        return found;
+    }
+    PyObject *built = PyErr_Occurred() ? NULL : bend_at_one(ri, end, eo, value, free_, i);
+    if (!built) {
+        Py_DECREF(k);
+        return NULL;
+    }
+    found = PyObject_CallFunctionObjArgs(s_remember, ri->memo, k, built, NULL);
+    Py_DECREF(k);
+    Py_DECREF(built);
+    return found;
+}
+
 /* placing._bend_placements: 0, -1 on an error, 1 when not handled */
 static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
@@ -2379,11 +2455,8 @@ static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) 
         while (cand) {
             uint64_t low = cand & (0 - cand);
             cand ^= low;
-            PyObject *lo = PyLong_FromUnsignedLongLong(low);
-            PyObject *t = lo ? memo_or_build(ri->memo, base + lowest_index(low), s_bend_at, ri->tileset,
-                                             end, eo, lo)
-                             : NULL;
-            Py_XDECREF(lo);
+            int i = lowest_index(low);
+            PyObject *t = bend_memo(ri, base + i, end, eo, value, free_, i);
             if ((r = parts_add(p, t))) {
                 Py_DECREF(eo);
                 return r;
