@@ -36,6 +36,7 @@ def _pure(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine, "_step_legal", None)
     monkeypatch.setattr(engine, "_step_apply", None)
     monkeypatch.setattr(engine, "_deal_deck", None)
+    monkeypatch.setattr(engine, "_deal_hands", None)
 
 
 @pytest.mark.parametrize(("name", "players"), _cases())

@@ -1939,7 +1939,7 @@ typedef struct {
     Py_ssize_t off[MAXFIELDS];
 } Layout;
 
-static Layout L_state, L_context, L_board, L_end, L_place, L_placement;
+static Layout L_state, L_context, L_board, L_end, L_place, L_placement, L_outcome, L_result;
 #define FIELD(o, L, i) (*(PyObject **)((char *)(o) + (L).off[i]))
 
 /* the Python helpers and tables, from step_setup */
@@ -1950,7 +1950,7 @@ static PyObject *s_steps, *s_step, *s_slots, *s_slot, *s_ends_memo, *s_memo_end;
 static PyObject *s_bend_placements, *s_straight_placements, *s_open_ends, *s_new_placement;
 static PyObject *s_zero, *s_one_tuple_draw, *s_one_tuple_pass;
 static long s_list_bend, s_list_straight, s_left, s_right, s_straight_turn, s_opening_end;
-static PyObject *s_opening;
+static PyObject *s_opening, *s_match_type;
 
 /* what the hot paths need of one rule set (the latest seen) */
 typedef struct {
@@ -1960,6 +1960,10 @@ typedef struct {
     int draws, voluntary, must_play, until_fits, one_each, pass_after_voluntary, first_out;
     int place_ok;    /* no effects, no play scoring */
     PyObject *tileset, *fit_masks, *face_mask, *memo, *by_id, *count_obj, *tiles, *turn_table;
+    PyObject *scoring, *match, *sides[MAXP + 1]; /* sides: by player count, filled on use */
+    int match_plain;  /* a Match: its winner is worked out here */
+    long target;
+    long points[64];
     long count;
 } RulesInfo;
 
@@ -2033,9 +2037,10 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
         PyErr_SetString(PyExc_TypeError, "step_setup takes a dict");
         return NULL;
     }
-    const char *layouts[] = {"GameState", "RoundContext", "Board", "End", "Place", "Placement"};
-    Layout *targets[] = {&L_state, &L_context, &L_board, &L_end, &L_place, &L_placement};
-    for (int i = 0; i < 6; i++) {
+    const char *layouts[] = {"GameState", "RoundContext", "Board", "End", "Place", "Placement",
+                             "RoundOutcome", "RoundResult"};
+    Layout *targets[] = {&L_state, &L_context, &L_board, &L_end, &L_place, &L_placement, &L_outcome, &L_result};
+    for (int i = 0; i < 8; i++) {
         PyObject *spec = PyDict_GetItemString(config, layouts[i]);
         if (!spec) {
             PyErr_Format(PyExc_KeyError, "step_setup: no %s", layouts[i]);
@@ -2045,7 +2050,7 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
             return NULL;
     }
     if (L_state.n != 9 || L_context.n != 15 || L_board.n != 3 || L_end.n != 6 || L_place.n != 6 ||
-        L_placement.n != 6) {
+        L_placement.n != 6 || L_outcome.n != 6 || L_result.n != 6) {
         PyErr_SetString(PyExc_TypeError, "step_setup: unexpected field counts");
         return NULL;
     }
@@ -2058,7 +2063,7 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     SGET(s_slot, "bend_slot") SGET(s_ends_memo, "bend_ends") SGET(s_memo_end, "bend_memo_end")
     SGET(s_bend_placements, "bend_placements") SGET(s_straight_placements, "straight_placements")
     SGET(s_open_ends, "straight_open_ends") SGET(s_new_placement, "new_placement")
-    SGET(s_opening, "opening")
+    SGET(s_opening, "opening") SGET(s_match_type, "Match")
 #undef SGET
     if (cfg_long(config, "LIST_BEND", &s_list_bend) || cfg_long(config, "LIST_STRAIGHT", &s_list_straight) ||
         cfg_long(config, "LEFT", &s_left) || cfg_long(config, "RIGHT", &s_right) ||
@@ -2137,6 +2142,11 @@ static void ri_clear(RulesInfo *ri) {
     Py_CLEAR(ri->count_obj);
     Py_CLEAR(ri->tiles);
     Py_CLEAR(ri->turn_table);
+    Py_CLEAR(ri->scoring);
+    Py_CLEAR(ri->match);
+    for (int i = 0; i <= MAXP; i++)
+        Py_CLEAR(ri->sides[i]);
+    ri->match_plain = 0;
     ri->ok = 0;
 }
 
@@ -2223,6 +2233,25 @@ static RulesInfo *rules_info(PyObject *rules) {
     if (!(ri->turn_table = PyObject_GetAttrString(ri->tileset, "turn_table")))
         goto fail;
     if (!PyTuple_CheckExact(ri->turn_table) || PyTuple_GET_SIZE(ri->turn_table) != 2 * ri->count)
+        return ri;
+    if (!(ri->scoring = PyObject_GetAttrString(rules, "round_scoring")) ||
+        !(ri->match = PyObject_GetAttrString(rules, "match")))
+        goto fail;
+    if ((PyObject *)Py_TYPE(ri->match) == s_match_type) {
+        v = PyObject_GetAttrString(ri->match, "target");
+        if (!v)
+            goto fail;
+        ri->match_plain = !as_long(v, &ri->target);
+        Py_DECREF(v);
+    }
+    v = PyObject_GetAttrString(ri->tileset, "_points");
+    if (!v)
+        goto fail;
+    int points_ok = PyTuple_Check(v) && PyTuple_GET_SIZE(v) == ri->count && ri->count <= 64;
+    for (long i = 0; points_ok && i < ri->count; i++)
+        points_ok = !as_long(PyTuple_GET_ITEM(v, i), &ri->points[i]);
+    Py_DECREF(v);
+    if (!points_ok)
         return ri;
     if (!(ri->count_obj = PyLong_FromLong(ri->count)))
         goto fail;
@@ -2956,6 +2985,8 @@ static long step_next_seat(View *v, long seat) {
     return seat;
 }
 
+static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked);
+
 /* engine._end_turn: the turn passes on, or the round ends blocked (references borrowed) */
 static PyObject *step_end_turn(View *v, PyObject *state, PyObject *hands, long stock_pos, uint64_t drawn,
                           long drawn_count, PyObject *log) {
@@ -2975,7 +3006,7 @@ static PyObject *step_end_turn(View *v, PyObject *state, PyObject *hands, long s
                                     v->context);
         if (!ended)
             return NULL;
-        PyObject *out = PyObject_CallFunctionObjArgs(s_finish_round, ended, Py_True, NULL);
+        PyObject *out = finish(v->ri, ended, 1);
         Py_DECREF(ended);
         return out;
     }
@@ -3015,6 +3046,151 @@ static PyObject *tuple_plus(PyObject *t, PyObject *item) {
     Py_INCREF(item);
     PyTuple_SET_ITEM(out, n, item);
     return out;
+}
+
+/* engine._finish_round: the round scored by the rule set's round scoring (called in
+ * Python), the match's winner, the new context; falls back on anything unusual */
+static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    PyObject *hands = FIELD(state, L_state, S_HANDS);
+    PyObject *blocked_obj = blocked ? Py_True : Py_False;
+    long players;
+    if (as_long(FIELD(context, L_context, C_PLAYERS), &players) || players < 1 || players > MAXP ||
+        !PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != players)
+        goto python;
+    if (!ri->sides[players]) {
+        ri->sides[players] = PyObject_CallMethod(ri->match, "sides", "l", players);
+        if (!ri->sides[players])
+            return NULL;
+    }
+    PyObject *sides = ri->sides[players];
+    PyObject *hand_points = PyTuple_New(players), *outcome = NULL, *score = NULL, *points = NULL;
+    PyObject *winners = NULL, *scores = NULL, *result = NULL, *results = NULL, *out = NULL;
+    PyObject *new_context = NULL;
+    if (!hand_points)
+        return NULL;
+    for (long p = 0; p < players; p++) {
+        uint64_t h;
+        if (as_mask(PyTuple_GET_ITEM(hands, p), &h))
+            goto python_cleanup;
+        long total = 0;
+        while (h) {
+            total += ri->points[lowest_index(h)];
+            h &= h - 1;
+        }
+        PyObject *x = PyLong_FromLong(total);
+        if (!x)
+            goto fail;
+        PyTuple_SET_ITEM(hand_points, p, x);
+    }
+    PyObject *outcome_values[6] = {sides, hand_points, FIELD(context, L_context, C_OUT), blocked_obj,
+                                   FIELD(state, L_state, S_LAST), FIELD(context, L_context, C_PLAYPOINTS)};
+    if (!(outcome = make(&L_outcome, outcome_values)))
+        goto fail;
+    if (!(score = PyObject_CallMethod(ri->scoring, "score", "O", outcome)))
+        goto fail;
+    if (!(points = PyObject_GetAttrString(score, "points")) || !(winners = PyObject_GetAttrString(score, "winners")))
+        goto fail;
+    PyObject *old_scores = FIELD(context, L_context, C_SCORES);
+    if (!PyTuple_CheckExact(points) || !PyTuple_CheckExact(old_scores) || PyTuple_GET_SIZE(points) != players ||
+        PyTuple_GET_SIZE(old_scores) != players)
+        goto python_cleanup;
+    if (!(scores = PyTuple_New(players)))
+        goto fail;
+    long totals[MAXP];
+    for (long p = 0; p < players; p++) {
+        long a, b;
+        if (as_long(PyTuple_GET_ITEM(old_scores, p), &a) || as_long(PyTuple_GET_ITEM(points, p), &b) ||
+            a > (1L << 40) || a < -(1L << 40) || b > (1L << 40) || b < -(1L << 40))
+            goto python_cleanup;
+        totals[p] = a + b;
+        PyObject *x = PyLong_FromLong(totals[p]);
+        if (!x)
+            goto fail;
+        PyTuple_SET_ITEM(scores, p, x);
+    }
+    PyObject *result_values[6] = {FIELD(context, L_context, C_ROUND), blocked_obj, FIELD(context, L_context, C_OUT),
+                                  hand_points, points, winners};
+    if (!(result = make(&L_result, result_values)))
+        goto fail;
+    if (!(results = tuple_plus(FIELD(context, L_context, C_RESULTS), result)))
+        goto python_cleanup;
+    /* the match's winner: Match.winner over the side totals */
+    long winner = -1;
+    Py_ssize_t nsides = PyTuple_GET_SIZE(sides);
+    if (ri->match_plain && PyTuple_CheckExact(sides) && nsides <= MAXP) {
+        long side_totals[MAXP], best = 0;
+        for (Py_ssize_t i = 0; i < nsides; i++) {
+            PyObject *side = PyTuple_GET_ITEM(sides, i);
+            long sum = 0;
+            if (!PyTuple_CheckExact(side))
+                goto python_cleanup;
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(side); k++) {
+                long seat;
+                if (as_long(PyTuple_GET_ITEM(side, k), &seat) || seat < 0 || seat >= players)
+                    goto python_cleanup;
+                sum += totals[seat];
+            }
+            side_totals[i] = sum;
+            if (!i || sum > best)
+                best = sum;
+        }
+        int leaders = 0;
+        for (Py_ssize_t i = 0; i < nsides; i++)
+            if (side_totals[i] == best && leaders++ == 0)
+                winner = (long)i;
+        if (!nsides || best < ri->target || leaders != 1)
+            winner = -1;
+    } else {
+        goto python_cleanup;
+    }
+    PyObject *values[15];
+    for (int i = 0; i < 15; i++)
+        values[i] = FIELD(context, L_context, i);
+    PyObject *phase = PyLong_FromLong(winner >= 0 ? 2 : 1), *match_winner = PyLong_FromLong(winner);
+    if (phase && match_winner) {
+        values[C_SCORES] = scores;
+        values[C_RESULTS] = results;
+        values[C_PHASE] = phase;
+        values[C_WINNER] = match_winner;
+        new_context = make(&L_context, values);
+    }
+    Py_XDECREF(phase);
+    Py_XDECREF(match_winner);
+    if (!new_context)
+        goto fail;
+    {
+        long player, stock_pos;
+        if (as_long(FIELD(state, L_state, S_PLAYER), &player) || as_long(FIELD(state, L_state, S_STOCK), &stock_pos))
+            goto python_cleanup;
+        out = new_state(hands, FIELD(state, L_state, S_BOARD), player, stock_pos, 0, 0,
+                        FIELD(state, L_state, S_LAST), FIELD(state, L_state, S_LOG), new_context);
+    }
+fail:
+    Py_XDECREF(hand_points);
+    Py_XDECREF(outcome);
+    Py_XDECREF(score);
+    Py_XDECREF(points);
+    Py_XDECREF(winners);
+    Py_XDECREF(scores);
+    Py_XDECREF(result);
+    Py_XDECREF(results);
+    Py_XDECREF(new_context);
+    return out;
+python_cleanup:
+    Py_XDECREF(hand_points);
+    Py_XDECREF(outcome);
+    Py_XDECREF(score);
+    Py_XDECREF(points);
+    Py_XDECREF(winners);
+    Py_XDECREF(scores);
+    Py_XDECREF(result);
+    Py_XDECREF(results);
+    Py_XDECREF(new_context);
+    if (PyErr_Occurred())
+        return NULL;
+python:
+    return PyObject_CallFunctionObjArgs(s_finish_round, state, blocked_obj, NULL);
 }
 
 /* engine._place for a Place (its geometry the built-in straight line or bend lattice;
@@ -3079,7 +3255,7 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
             goto done;
         PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
         if (placed) {
-            out = PyObject_CallFunctionObjArgs(s_finish_round, placed, Py_False, NULL);
+            out = finish(v->ri, placed, 0);
             Py_DECREF(placed);
         }
         goto done;
@@ -3102,7 +3278,7 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
     } else {
         PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
         if (placed) {
-            out = PyObject_CallFunctionObjArgs(s_finish_round, placed, Py_True, NULL);
+            out = finish(v->ri, placed, 1);
             Py_DECREF(placed);
         }
     }
@@ -3214,6 +3390,40 @@ static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+/* deal_hands(deck, players, size): the hand masks of the first players * size tiles,
+ * size each (None for a tile index past 63) */
+static PyObject *k_deal_hands(PyObject *self, PyObject *args) {
+    PyObject *deck;
+    Py_ssize_t players, size;
+    if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &deck, &players, &size))
+        return NULL;
+    if (players < 0 || size < 0 || players * size > PyTuple_GET_SIZE(deck)) {
+        PyErr_SetString(PyExc_ValueError, "deal_hands: the deck is too short");
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(players);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t p = 0; p < players; p++) {
+        uint64_t mask = 0;
+        for (Py_ssize_t k = p * size; k < (p + 1) * size; k++) {
+            long i;
+            if (as_long(PyTuple_GET_ITEM(deck, k), &i) || i < 0 || i >= 64) {
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+            mask |= (uint64_t)1 << i;
+        }
+        PyObject *x = PyLong_FromUnsignedLongLong(mask);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, p, x);
+    }
+    return out;
+}
+
 /* deal_deck(seed, round_number, attempt, count): the deck engine._deal shuffles,
  * SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count)) */
 static PyObject *k_deal_deck(PyObject *self, PyObject *args) {
@@ -3261,6 +3471,7 @@ static PyMethodDef methods[] = {
     {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
     {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
      "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    {"deal_hands", k_deal_hands, METH_VARARGS, "deal_hands(deck, players, size) -> the hand masks, or None"},
     {"deal_deck", k_deal_deck, METH_VARARGS,
      "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
     {NULL, NULL, 0, NULL},

@@ -45,3 +45,6 @@ def step_apply(state: Any, move: Any, listed_for: Any, moves: tuple[Any, ...], /
 
 def deal_deck(seed: int, round_number: int, attempt: int, count: int, /) -> tuple[int, ...]:
     """``SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count))``."""
+
+def deal_hands(deck: tuple[int, ...], players: int, size: int, /) -> tuple[int, ...] | None:
+    """The hand masks of the first ``players * size`` tiles of ``deck`` (None past 63)."""

@@ -44,6 +44,7 @@ from bendolib.placing import (
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules import get as registered_rules
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
+from bendolib.rules.match import Match
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.rules.starting import StartDecision
 from bendolib.state import (
@@ -148,14 +149,16 @@ def _deal_from(
     """:func:`deal_from` for a deck known to be a permutation of the tile indices."""
     tileset = rules.tileset
     size = rules.deal.hand_size(players)
-    bits = itemgetter(*deck)(tileset._bits) if len(deck) > 1 else tuple(1 << i for i in deck)
-    hands_list = []
-    end = 0
-    for _ in range(players):
-        start, end = end, end + size
-        # the indices of a deck are distinct: the sum of their bits is the hand's mask
-        hands_list.append(sum(bits[start:end]))
-    hands = tuple(hands_list)
+    hands = None if _deal_hands is None else _deal_hands(deck, players, size)
+    if hands is None:
+        bits = itemgetter(*deck)(tileset._bits) if len(deck) > 1 else tuple(1 << i for i in deck)
+        hands_list = []
+        end = 0
+        for _ in range(players):
+            start, end = end, end + size
+            # the indices of a deck are distinct: the sum of their bits is the hand's mask
+            hands_list.append(sum(bits[start:end]))
+        hands = tuple(hands_list)
     decision = _start(rules, hands, round_number)
     if decision.redeal:
         return None
@@ -902,6 +905,9 @@ def _load_step_kernel() -> ModuleType | None:
             "End": layout(End),
             "Place": layout(Place),
             "Placement": layout(Placement),
+            "RoundOutcome": layout(RoundOutcome),
+            "RoundResult": layout(RoundResult),
+            "Match": Match,
             "DRAW": DRAW,
             "PASS": PASS,
             "Draw": Draw,
@@ -941,7 +947,9 @@ _step_kernel = _load_step_kernel()
 _step_legal: Callable[[GameState], tuple[Move, ...] | None] | None = None
 _step_apply: Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None] | None = None
 _deal_deck: Callable[[int, int, int, int], tuple[int, ...]] | None = None
+_deal_hands: Callable[[tuple[int, ...], int, int], tuple[int, ...] | None] | None = None
 if _step_kernel is not None:
     _step_legal = _step_kernel.step_legal
     _step_apply = _step_kernel.step_apply
     _deal_deck = _step_kernel.deal_deck
+    _deal_hands = _step_kernel.deal_hands
