@@ -43,8 +43,8 @@ from bendolib.placing import (
 )
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules import get as registered_rules
-from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.match import Match
+from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.rules.starting import StartDecision
 from bendolib.state import (
