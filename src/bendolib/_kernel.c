@@ -1950,7 +1950,7 @@ static PyObject *s_steps, *s_step, *s_slots, *s_slot, *s_ends_memo, *s_memo_end;
 static PyObject *s_bend_placements, *s_straight_placements, *s_open_ends, *s_new_placement;
 static PyObject *s_zero, *s_one_tuple_draw, *s_one_tuple_pass;
 static long s_list_bend, s_list_straight, s_left, s_right, s_straight_turn, s_opening_end;
-static PyObject *s_opening, *s_match_type;
+static PyObject *s_opening, *s_match_type, *s_bend_joints, *s_bend_closing, *s_memo_module;
 
 /* what the hot paths need of one rule set (the latest seen) */
 typedef struct {
@@ -2063,7 +2063,8 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     SGET(s_slot, "bend_slot") SGET(s_ends_memo, "bend_ends") SGET(s_memo_end, "bend_memo_end")
     SGET(s_bend_placements, "bend_placements") SGET(s_straight_placements, "straight_placements")
     SGET(s_open_ends, "straight_open_ends") SGET(s_new_placement, "new_placement")
-    SGET(s_opening, "opening") SGET(s_match_type, "Match")
+    SGET(s_opening, "opening") SGET(s_match_type, "Match") SGET(s_bend_joints, "bend_joints")
+    SGET(s_bend_closing, "bend_closing") SGET(s_memo_module, "memo")
 #undef SGET
     if (cfg_long(config, "LIST_BEND", &s_list_bend) || cfg_long(config, "LIST_STRAIGHT", &s_list_straight) ||
         cfg_long(config, "LEFT", &s_left) || cfg_long(config, "RIGHT", &s_right) ||
@@ -2336,6 +2337,21 @@ static PyObject *parts_join(Parts *p, PyObject *extra) {
     return out;
 }
 
+/* memo.remember: store ``value`` under ``key`` in ``memo``, emptied first when it holds
+ * memo.LIMIT entries (read at each call, as the Python function reads it) */
+static int remember(PyObject *memo, PyObject *key, PyObject *value) {
+    PyObject *limit = PyObject_GetAttrString(s_memo_module, "LIMIT");
+    if (!limit)
+        return -1;
+    Py_ssize_t most = PyLong_AsSsize_t(limit);
+    Py_DECREF(limit);
+    if (most == -1 && PyErr_Occurred())
+        return -1;
+    if (PyDict_GET_SIZE(memo) >= most)
+        PyDict_Clear(memo);
+    return PyDict_SetItem(memo, key, value);
+}
+
 /* the memoised entry under ``key`` (int), or ``remember(memo, key, build(*args))`` */
 static PyObject *memo_or_build(PyObject *memo, long long key, PyObject *build, PyObject *a,
                                PyObject *b, PyObject *c, PyObject *d) {
@@ -2357,10 +2373,13 @@ static PyObject *memo_or_build(PyObject *memo, long long key, PyObject *build, P
         Py_DECREF(k);
         return NULL;
     }
-    found = PyObject_CallFunctionObjArgs(s_remember, memo, k, built, NULL);
+    int r = remember(memo, k, built);
     Py_DECREF(k);
-    Py_DECREF(built);
-    return found;
+    if (r) {
+        Py_DECREF(built);
+        return NULL;
+    }
+    return built;
 }
 
 static inline int lowest_index(uint64_t x) {
@@ -2436,10 +2455,13 @@ static PyObject *bend_memo(RulesInfo *ri, long long key, PyObject *end, PyObject
         Py_DECREF(k);
         return NULL;
     }
-    found = PyObject_CallFunctionObjArgs(s_remember, ri->memo, k, built, NULL);
+    int r = remember(ri->memo, k, built);
     Py_DECREF(k);
-    Py_DECREF(built);
-    return found;
+    if (r) {
+        Py_DECREF(built);
+        return NULL;
+    }
+    return built;
 }
 
 /* placing._bend_placements: 0, -1 on an error, 1 when not handled */
@@ -2631,9 +2653,21 @@ static PyObject *legal_of(View *v, PyObject *state) {
     int r;
     if (ri->listing == s_list_straight)
         r = straight_listing(ri, v->ends, hand, &p);
-    else if (ri->even_closing && maybe_joints(v->ends))
-        r = 1;
-    else
+    else if (ri->even_closing && maybe_joints(v->ends)) {
+        PyObject *joints = PyObject_CallOneArg(s_bend_joints, v->ends);
+        if (!joints)
+            return NULL;
+        if (PyObject_IsTrue(joints)) {
+            PyObject *m = PyLong_FromUnsignedLongLong(hand);
+            PyObject *t = m ? PyObject_CallFunctionObjArgs(s_bend_closing, ri->tileset, v->ends, m, joints, NULL)
+                            : NULL;
+            Py_XDECREF(m);
+            r = parts_add(&p, t);
+        } else {
+            r = bend_listing(ri, v->ends, hand, &p);
+        }
+        Py_DECREF(joints);
+    } else
         r = bend_listing(ri, v->ends, hand, &p);
     if (r) {
         parts_clear(&p);
@@ -2676,14 +2710,24 @@ static int step_fits(View *v, PyObject *board, uint64_t mask) {
         return 0;
     PyObject *ends = FIELD(board, L_board, B_ENDS);
     if (ri->listing == s_list_bend && ri->even_closing && maybe_joints(ends)) {
-        PyObject *m = PyLong_FromUnsignedLongLong(mask);
-        PyObject *r = m ? PyObject_CallFunctionObjArgs(s_fits, v->rules, board, m, NULL) : NULL;
-        Py_XDECREF(m);
-        if (!r)
+        PyObject *joints = PyObject_CallOneArg(s_bend_joints, ends);
+        if (!joints)
             return -1;
-        int t = PyObject_IsTrue(r);
-        Py_DECREF(r);
-        return t;
+        int some = PyObject_IsTrue(joints);
+        if (some) {
+            PyObject *m = PyLong_FromUnsignedLongLong(mask);
+            PyObject *r = m ? PyObject_CallFunctionObjArgs(s_bend_closing, ri->tileset, ends, m, joints, NULL) : NULL;
+            Py_XDECREF(m);
+            Py_DECREF(joints);
+            if (!r)
+                return -1;
+            int t = PyObject_IsTrue(r);
+            Py_DECREF(r);
+            return t;
+        }
+        Py_DECREF(joints);
+        if (some < 0)
+            return -1;
     }
     for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(ends); e++) {
         PyObject *end = PyTuple_GET_ITEM(ends, e);
@@ -2721,20 +2765,27 @@ static int six_bits(PyObject *occupancy, long shift, long *out) {
 static PyObject *memo_end(PyObject *value, long free_, PyObject *cell, PyObject *side, long slot,
                           PyObject *left, PyObject *right) {
     long val;
-    if (!as_long(value, &val) && -8 <= val && val < 56) {
-        PyObject *key = PyLong_FromLong((slot * 4 + free_) * 64 + val + 8);
-        if (!key)
-            return NULL;
-        PyObject *found = PyDict_GetItemWithError(s_ends_memo, key);
-        Py_DECREF(key);
-        if (found) {
-            Py_INCREF(found);
-            return found;
-        }
-        if (PyErr_Occurred())
-            return NULL;
+    PyObject *free_obj = PyLong_FromLong(free_);
+    if (!free_obj)
+        return NULL;
+    PyObject *values[6] = {value, free_obj, cell, side, left, right};
+    if (as_long(value, &val) || !(-8 <= val && val < 56)) {
+        PyObject *out = make(&L_end, values);
+        Py_DECREF(free_obj);
+        return out;
     }
-    return PyObject_CallFunction(s_memo_end, "OlOOlOO", value, free_, cell, side, slot, left, right);
+    PyObject *key = PyLong_FromLong((slot * 4 + free_) * 64 + val + 8);
+    PyObject *found = key ? PyDict_GetItemWithError(s_ends_memo, key) : NULL;
+    if (found) {
+        Py_INCREF(found);
+    } else if (key && !PyErr_Occurred()) {
+        found = make(&L_end, values);
+        if (found && remember(s_ends_memo, key, found))
+            Py_CLEAR(found);
+    }
+    Py_XDECREF(key);
+    Py_DECREF(free_obj);
+    return found;
 }
 
 /* the cached lattice tuple ``table[key]`` or ``build(cell, side[, turn])`` */

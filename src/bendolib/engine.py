@@ -16,6 +16,7 @@ from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.limits import MAX_SEED, clipped, shown
+from bendolib import memo
 from bendolib.memo import remember
 from bendolib.moves import (
     DRAW,
@@ -908,6 +909,9 @@ def _load_step_kernel() -> ModuleType | None:
             "RoundOutcome": layout(RoundOutcome),
             "RoundResult": layout(RoundResult),
             "Match": Match,
+            "bend_joints": bend_joints,
+            "bend_closing": _bend_closing,
+            "memo": memo,
             "DRAW": DRAW,
             "PASS": PASS,
             "Draw": Draw,
