@@ -1967,7 +1967,10 @@ typedef struct {
     long count;
 } RulesInfo;
 
-static RulesInfo ri_cache = {NULL, 0};
+/* The latest rule set's facts, in a capsule that owns them: each call of step_legal or
+ * step_apply holds a reference to the capsule it uses, so that another thread switching
+ * to another rule set meanwhile (a Python callback can let it run) frees nothing in use. */
+static PyObject *ri_current = NULL;
 
 static int layout(Layout *L, PyObject *spec) {
     /* spec: (class, (field names in order)) */
@@ -2151,12 +2154,51 @@ static void ri_clear(RulesInfo *ri) {
     ri->ok = 0;
 }
 
-/* the facts of ``rules``; NULL on an error */
-static RulesInfo *rules_info(PyObject *rules) {
-    RulesInfo *ri = &ri_cache;
-    if (ri->rules == rules)
-        return ri;
-    ri_clear(ri);
+static void ri_free(PyObject *capsule) {
+    RulesInfo *ri = PyCapsule_GetPointer(capsule, "bendolib._kernel.RulesInfo");
+    if (ri) {
+        ri_clear(ri);
+        PyMem_Free(ri);
+    }
+}
+
+static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules);
+
+/* the facts of ``rules`` and a new reference to the capsule that owns them (*owner);
+ * NULL on an error */
+static RulesInfo *rules_info(PyObject *rules, PyObject **owner) {
+    if (ri_current) {
+        RulesInfo *ri = PyCapsule_GetPointer(ri_current, "bendolib._kernel.RulesInfo");
+        if (ri && ri->rules == rules) {
+            Py_INCREF(ri_current);
+            *owner = ri_current;
+            return ri;
+        }
+    }
+    RulesInfo *ri = PyMem_Calloc(1, sizeof(RulesInfo));
+    if (!ri) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (!rules_facts(ri, rules)) {
+        ri_clear(ri);
+        PyMem_Free(ri);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(ri, "bendolib._kernel.RulesInfo", ri_free);
+    if (!capsule) {
+        ri_clear(ri);
+        PyMem_Free(ri);
+        return NULL;
+    }
+    Py_INCREF(capsule);
+    Py_XSETREF(ri_current, capsule);
+    *owner = capsule;
+    return ri;
+}
+
+/* fill ``ri`` (zeroed) with the facts of ``rules``; NULL on an error */
+static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
     Py_INCREF(rules);
     ri->rules = rules;
     PyObject *geometry = NULL, *draw = NULL, *tiles = NULL;
@@ -2567,6 +2609,7 @@ static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts 
 typedef struct {
     PyObject *context, *rules, *board, *ends, *deck;
     RulesInfo *ri;
+    PyObject *owner; /* a reference to the capsule owning ri, or NULL */
     long player, stock_pos, players, direction, opening;
     int empty;
     uint64_t hands[MAXP], drawn;
@@ -2575,6 +2618,7 @@ typedef struct {
 
 /* 0: viewed; 1: not for these paths; -1: an error */
 static int view_state(PyObject *state, View *v, int allow_open) {
+    v->owner = NULL;
     if (!step_ready || Py_TYPE(state) != L_state.type)
         return 1;
     PyObject *context = FIELD(state, L_state, S_CONTEXT);
@@ -2587,7 +2631,7 @@ static int view_state(PyObject *state, View *v, int allow_open) {
     v->opening = opening;
     v->context = context;
     v->rules = FIELD(context, L_context, C_RULES);
-    v->ri = rules_info(v->rules);
+    v->ri = rules_info(v->rules, &v->owner);
     if (!v->ri)
         return -1;
     if (!v->ri->ok)
@@ -2693,11 +2737,10 @@ static PyObject *legal_of(View *v, PyObject *state) {
 static PyObject *k_step_legal(PyObject *self, PyObject *state) {
     View v;
     int r = view_state(state, &v, 0);
+    PyObject *moves = r ? NULL : legal_of(&v, state);
+    Py_XDECREF(v.owner);
     if (r < 0)
         return NULL;
-    if (r)
-        Py_RETURN_NONE;
-    PyObject *moves = legal_of(&v, state);
     if (!moves && !PyErr_Occurred())
         Py_RETURN_NONE;
     return moves;
@@ -3407,13 +3450,15 @@ static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t 
         Py_RETURN_NONE;
     View v;
     int r = view_state(state, &v, Py_TYPE(move) == L_place.type);
-    if (r < 0)
-        return NULL;
-    if (r)
+    if (r) {
+        Py_XDECREF(v.owner);
+        if (r < 0)
+            return NULL;
         Py_RETURN_NONE;
-    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
-        Py_RETURN_NONE;
+    }
     PyObject *out = NULL;
+    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
+        goto done;
     Py_ssize_t n = PyTuple_GET_SIZE(moves);
     if (Py_TYPE(move) == L_place.type) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -3436,6 +3481,8 @@ static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t 
             }
         }
     }
+done:
+    Py_XDECREF(v.owner);
     if (!out && !PyErr_Occurred())
         Py_RETURN_NONE;
     return out;
