@@ -2394,10 +2394,10 @@ static int remember(PyObject *memo, PyObject *key, PyObject *value) {
     return PyDict_SetItem(memo, key, value);
 }
 
-/* the memoised entry under ``key`` (int), or ``remember(memo, key, build(*args))`` */
-static PyObject *memo_or_build(PyObject *memo, long long key, PyObject *build, PyObject *a,
+/* the memoised entry under ``k`` (a new reference, taken), or
+ * ``remember(memo, k, build(*args))`` */
+static PyObject *memo_or_build(PyObject *memo, PyObject *k, PyObject *build, PyObject *a,
                                PyObject *b, PyObject *c, PyObject *d) {
-    PyObject *k = PyLong_FromLongLong(key);
     if (!k)
         return NULL;
     PyObject *found = PyDict_GetItemWithError(memo, k);
@@ -2481,9 +2481,12 @@ done:
 }
 
 /* the memoised placements of tile ``i`` at end ``e`` under ``key``, built on a miss */
-static PyObject *bend_memo(RulesInfo *ri, long long key, PyObject *end, PyObject *eo, long value, long free_,
-                           int i) {
-    PyObject *k = PyLong_FromLongLong(key);
+static PyObject *bend_memo(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
+    PyObject *index = PyLong_FromLong(i);
+    PyObject *k = index ? PyTuple_Pack(6, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
+                                       FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), index)
+                        : NULL;
+    Py_XDECREF(index);
     if (!k)
         return NULL;
     PyObject *found = PyDict_GetItemWithError(ri->memo, k);
@@ -2513,7 +2516,7 @@ static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) 
         PyObject *end = PyTuple_GET_ITEM(ends, e);
         if (Py_TYPE(end) != L_end.type)
             return 1;
-        long free_, value, cell, side;
+        long free_, value;
         if (as_long(FIELD(end, L_end, E_FREE), &free_) || as_long(FIELD(end, L_end, E_VALUE), &value))
             return 1;
         if (!free_)
@@ -2530,26 +2533,11 @@ static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) 
         PyObject *eo = PyLong_FromSsize_t(e);
         if (!eo)
             return -1;
-        if (e >= 16 || !(-8 <= value && value < 56)) {
-            PyObject *c = PyLong_FromUnsignedLongLong(cand);
-            PyObject *t = c ? PyObject_CallFunctionObjArgs(s_bend_at, ri->tileset, end, eo, c, NULL) : NULL;
-            Py_XDECREF(c);
-            Py_DECREF(eo);
-            if ((r = parts_add(p, t)))
-                return r;
-            continue;
-        }
-        if (as_long(FIELD(end, L_end, E_CELL), &cell) || as_long(FIELD(end, L_end, E_SIDE), &side) ||
-            cell < 0 || cell > (1L << 24)) {
-            Py_DECREF(eo);
-            return 1;
-        }
-        long long base = (((((long long)cell * 6 + side) * 16 + e) * 4 + free_) * 64 + value + 8) * ri->count;
         while (cand) {
             uint64_t low = cand & (0 - cand);
             cand ^= low;
             int i = lowest_index(low);
-            PyObject *t = bend_memo(ri, base + i, end, eo, value, free_, i);
+            PyObject *t = bend_memo(ri, end, eo, value, free_, i);
             if ((r = parts_add(p, t))) {
                 Py_DECREF(eo);
                 return r;
@@ -2583,19 +2571,8 @@ static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts 
         PyObject *c = PyLong_FromUnsignedLongLong(cand);
         PyObject *t = NULL;
         if (eo && c) {
-            if (e < 16 && -8 <= value && value < 56 && cand < ((uint64_t)1 << 50)) {
-                long long key = -1 - (((long long)cand * 16 + e) * 64 + value + 8);
-                t = memo_or_build(ri->memo, key, s_straight_at, ri->tileset, eo,
-                                  FIELD(end, L_end, E_VALUE), c);
-            } else if (e < 16 && -8 <= value && value < 56) {
-                t = NULL; /* a key past 64 bits: the Python engine */
-                Py_DECREF(eo);
-                Py_DECREF(c);
-                return 1;
-            } else {
-                t = PyObject_CallFunctionObjArgs(s_straight_at, ri->tileset, eo, FIELD(end, L_end, E_VALUE), c,
-                                                 NULL);
-            }
+            PyObject *key = PyTuple_Pack(3, c, eo, FIELD(end, L_end, E_VALUE));
+            t = memo_or_build(ri->memo, key, s_straight_at, ri->tileset, eo, FIELD(end, L_end, E_VALUE), c);
         }
         Py_XDECREF(eo);
         Py_XDECREF(c);

@@ -5,18 +5,18 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Sequence
-from operator import add, itemgetter
+from operator import add
 from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 import attrs
 
+from bendolib import memo
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.limits import MAX_SEED, clipped, shown
-from bendolib import memo
 from bendolib.memo import remember
 from bendolib.moves import (
     DRAW,
@@ -33,7 +33,7 @@ from bendolib.moves import (
 from bendolib.placing import (
     _bend_at,
     _bend_closing,
-    _bend_placements,
+    _bend_legal,
     _fits,
     _opening,
     _opening_move,
@@ -152,14 +152,9 @@ def _deal_from(
     size = rules.deal.hand_size(players)
     hands = None if _deal_hands is None else _deal_hands(deck, players, size)
     if hands is None:
-        bits = itemgetter(*deck)(tileset._bits) if len(deck) > 1 else tuple(1 << i for i in deck)
-        hands_list = []
-        end = 0
-        for _ in range(players):
-            start, end = end, end + size
-            # the indices of a deck are distinct: the sum of their bits is the hand's mask
-            hands_list.append(sum(bits[start:end]))
-        hands = tuple(hands_list)
+        hands = tuple(
+            sum(1 << i for i in deck[seat * size : (seat + 1) * size]) for seat in range(players)
+        )
     decision = _start(rules, hands, round_number)
     if decision.redeal:
         return None
@@ -261,23 +256,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         if listing == LIST_STRAIGHT and board.placements:
             places = _straight_placements(rules.tileset, board.ends, hand)
         elif listing == LIST_BEND and board.placements:
-            ends = board.ends
-            # a placement can close the chain only where two ends lead into one cell
-            # (the cell of their positions): rare, so that is tested first, in line
-            if (
-                rules.even_closing
-                and (
-                    len(ends) != 2
-                    or (
-                        ends[0].left.q == ends[1].left.q  # type: ignore[union-attr]
-                        and ends[0].left.r == ends[1].left.r  # type: ignore[union-attr]
-                    )
-                )
-                and (joints := bend_joints(ends))
-            ):
-                places = _bend_closing(rules.tileset, ends, hand, joints)
-            else:
-                places = _bend_placements(rules.tileset, ends, hand)
+            places = _bend_legal(rules, board.ends, hand)
         else:
             places = placements(state, hand)
         draw = rules.draw
@@ -556,19 +535,9 @@ def _place(state: GameState, move: Place | PlaceInCell) -> GameState:
                 return _stop_match(hand_masks, board, player, state.stock_pos, log, context, winner)
     stock_pos = state.stock_pos
     if hand and rules.effects is None:
-        # the common case: the turn passes, or nobody can move any more (_blocked and
-        # _next_seat written in line: this runs for most moves of every game)
-        if stock_pos < len(context.deck) and rules.draw.draws:
-            blocked = False
-        else:
-            # some tile of some hand fits iff some tile of all the hands together fits
-            # (the hands are disjoint: their sum is their union)
-            blocked = not _fits(rules, board, sum(hand_masks))
-        if not blocked:
-            players = len(hand_masks)
-            seat = (player + context.direction) % players
-            if not hand_masks[seat]:
-                seat = _next_seat(hand_masks, seat, context.direction)
+        # the common case: the turn passes, or nobody can move any more
+        if not _blocked(rules, board, context.deck, stock_pos, hand_masks):
+            seat = _next_seat(hand_masks, player, context.direction)
             return _new_state(hand_masks, board, seat, stock_pos, 0, 0, player, log, context)
         placed = _new_state(hand_masks, board, player, stock_pos, 0, 0, player, log, context)
         return _finish_round(placed, blocked=True)
