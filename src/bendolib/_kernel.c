@@ -2482,7 +2482,7 @@ done:
 
 /* the memoised placements of tile ``i`` at end ``e`` under ``key``, built on a miss */
 static PyObject *bend_memo(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
-    PyObject *index = PyLong_FromLong(i);
+    PyObject *index = PyLong_FromUnsignedLongLong((uint64_t)1 << i);
     PyObject *k = index ? PyTuple_Pack(6, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
                                        FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), index)
                         : NULL;

@@ -29,24 +29,29 @@ def _opening_move(state: GameState) -> PlaceMove:
     return _opening(rules, tile, tile.a)[3]
 
 
-def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, PlaceMove]:
-    """
-    The geometry, the tile, the board with ``tile`` opening the round, and the move that
-    lays it.
+#: Opening boards and moves by (id of the geometry, id of the tile, inward face).  The
+#: values hold the geometry and the tile, so those ids are not reused while memoised.
+_OPENINGS: dict[tuple[int, int, int], tuple[object, Tile, Board, PlaceMove]] = {}
 
-    Not memoised: that paid 4 % of a Basic playout and 7 % of domino-pairs in
-    pure-Python instructions (docs/performance.md, "The Python engine's speed tricks").
-    """
+
+def _opening(rules: RuleSet, tile: Tile, inward: int) -> tuple[object, Tile, Board, PlaceMove]:
+    """The board with ``tile`` opening the round, and the move that lays it."""
     geometry = rules.geometry
-    opening = getattr(geometry, "opening", None)
-    move: PlaceMove
-    if opening is not None:
-        board, move = opening(tile, inward)
-    else:  # a chain geometry written before the Geometry protocol had opening
-        board = geometry.open([(tile, inward)])
-        placed = board.placements[0]
-        move = _new_place(tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position)
-    return geometry, tile, board, move
+    key = (id(geometry), id(tile), inward)
+    found = _OPENINGS.get(key)
+    if found is None:
+        opening = getattr(geometry, "opening", None)
+        move: PlaceMove
+        if opening is not None:
+            board, move = opening(tile, inward)
+        else:  # a chain geometry written before the Geometry protocol had opening
+            board = geometry.open([(tile, inward)])
+            placed = board.placements[0]
+            move = _new_place(
+                tile, OPENING, placed.inward, placed.shows, placed.turn, placed.position
+            )
+        found = remember(_OPENINGS, key, (geometry, tile, board, move))
+    return found
 
 
 def _open_with(rules: RuleSet, tile: Tile) -> PlaceMove:
@@ -126,10 +131,11 @@ def _bend_closing(
         if not cand:
             continue
         turn, need = rule.get(e, (0, 0))
-        for i in indices(cand):
+        while cand:
+            low = cand & -cand
+            cand ^= low
             # the key of _bend_placements (the same memo)
-            key = (end.cell, end.side, e, free, value, i)
-            low = 1 << i
+            key = (end.cell, end.side, e, free, value, low)
             if not turn:  # not a joint end: the plain memoised listing
                 found = memo.get(key)
                 if found is None:
@@ -173,12 +179,14 @@ def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tupl
         value = end.value
         cand = mask & fits.get(value, _NO_FITS)[free]
         # the placements of each tile at this end, memoised by (end slot, end number,
-        # free turns, value, tile index): the listing of a hand is a few lookups
-        for i in indices(cand):
-            key = (end.cell, end.side, e, free, value, i)
+        # free turns, value, tile bit): the listing of a hand is a few lookups
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            key = (end.cell, end.side, e, free, value, low)
             found = memo.get(key)
             if found is None:
-                found = remember(memo, key, _bend_at(tileset, end, e, 1 << i))
+                found = remember(memo, key, _bend_at(tileset, end, e, low))
             out += found
     return out
 
