@@ -471,9 +471,10 @@ def _surely_legal(state: GameState, move: Place) -> bool:
     """
     True when ``move`` is certainly among ``legal_moves(state)``: the checks that
     :func:`placements` makes, for one move, without listing them all.  False means
-    "not shown here" (the caller then compares with the full list).  (Speed: applying
-    moves that were not just listed, as a replay does, makes +12 % / +23 % instructions
-    without it; docs/performance.md.)
+    "not shown here" (the caller then compares with the full list).
+
+    Speed: applying moves that were not just listed, as a replay does, makes +12 % /
+    +23 % instructions without it (docs/performance.md).
     """
     context = state.context
     if context.phase != PLAYING or context.opening >= 0 or not state.board.ends:
