@@ -1950,7 +1950,8 @@ static PyObject *s_steps, *s_step, *s_slots, *s_slot, *s_ends_memo, *s_memo_end;
 static PyObject *s_bend_placements, *s_straight_placements, *s_open_ends, *s_new_placement;
 static PyObject *s_zero, *s_one_tuple_draw, *s_one_tuple_pass;
 static long s_list_bend, s_list_straight, s_left, s_right, s_straight_turn, s_opening_end;
-static PyObject *s_opening, *s_match_type, *s_bend_joints, *s_bend_closing, *s_memo_module;
+static PyObject *s_opening, *s_match_type, *s_bend_joints, *s_bend_closing, *s_memo_module, *s_closings_of;
+static Layout L_position;
 
 /* what the hot paths need of one rule set (the latest seen) */
 typedef struct {
@@ -2067,7 +2068,16 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     SGET(s_bend_placements, "bend_placements") SGET(s_straight_placements, "straight_placements")
     SGET(s_open_ends, "straight_open_ends") SGET(s_new_placement, "new_placement")
     SGET(s_opening, "opening") SGET(s_match_type, "Match") SGET(s_bend_joints, "bend_joints")
-    SGET(s_bend_closing, "bend_closing") SGET(s_memo_module, "memo")
+    SGET(s_bend_closing, "bend_closing") SGET(s_memo_module, "memo") SGET(s_closings_of, "closings_of")
+    {
+        PyObject *spec = PyDict_GetItemString(config, "Position");
+        if (!spec) {
+            PyErr_SetString(PyExc_KeyError, "step_setup: no Position");
+            return NULL;
+        }
+        if (layout(&L_position, spec))
+            return NULL;
+    }
 #undef SGET
     if (cfg_long(config, "LIST_BEND", &s_list_bend) || cfg_long(config, "LIST_STRAIGHT", &s_list_straight) ||
         cfg_long(config, "LEFT", &s_left) || cfg_long(config, "RIGHT", &s_right) ||
@@ -2548,6 +2558,104 @@ static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) 
     return 0;
 }
 
+/* placing._bend_closing: 0, -1 on an error, 1 when not handled */
+static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, PyObject *joints, Parts *p) {
+    Py_ssize_t n = PyTuple_GET_SIZE(ends);
+    if (n > MAXE || !PyTuple_CheckExact(joints))
+        return 1;
+    PyObject *turn_of[MAXE] = {NULL}, *need_of[MAXE] = {NULL};
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(joints); j++) {
+        PyObject *joint = PyTuple_GET_ITEM(joints, j);
+        long e, met;
+        if (!PyTuple_CheckExact(joint) || PyTuple_GET_SIZE(joint) != 3 || as_long(PyTuple_GET_ITEM(joint, 0), &e) ||
+            as_long(PyTuple_GET_ITEM(joint, 2), &met) || e < 0 || e >= n || met < 0 || met >= n)
+            return 1;
+        /* the dict comprehension keeps the last joint of an end */
+        turn_of[e] = PyTuple_GET_ITEM(joint, 1);
+        need_of[e] = FIELD(PyTuple_GET_ITEM(ends, met), L_end, E_VALUE);
+    }
+    PyObject *closings = PyObject_CallOneArg(s_closings_of, ri->tileset);
+    if (!closings)
+        return -1;
+    if (!PyDict_CheckExact(closings)) {
+        Py_DECREF(closings);
+        return 1;
+    }
+    int r = 0;
+    for (Py_ssize_t e = 0; e < n && !r; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        long free_, value, turn = 0, need = 0;
+        if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &free_) ||
+            as_long(FIELD(end, L_end, E_VALUE), &value) || free_ < 0 || free_ > 3 ||
+            (turn_of[e] && (as_long(turn_of[e], &turn) || as_long(need_of[e], &need)))) {
+            r = 1;
+            break;
+        }
+        if (!free_)
+            continue;
+        uint64_t fit;
+        if ((r = masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &fit)))
+            break;
+        uint64_t cand = mask & fit;
+        if (!cand)
+            continue;
+        PyObject *eo = PyLong_FromSsize_t(e);
+        if (!eo) {
+            r = -1;
+            break;
+        }
+        while (cand && !r) {
+            uint64_t low = cand & (0 - cand);
+            cand ^= low;
+            int i = lowest_index(low);
+            if (!turn) {
+                r = parts_add(p, bend_memo(ri, end, eo, value, free_, i));
+                continue;
+            }
+            PyObject *bit = PyLong_FromUnsignedLongLong(low), *t = NULL;
+            PyObject *key = bit ? PyTuple_Pack(8, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
+                                               FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), bit,
+                                               turn_of[e], need_of[e])
+                                : NULL;
+            Py_XDECREF(bit);
+            if (key) {
+                t = PyDict_GetItemWithError(closings, key);
+                if (t) {
+                    Py_INCREF(t);
+                } else if (!PyErr_Occurred()) {
+                    PyObject *all = bend_at_one(ri, end, eo, value, free_, i);
+                    if (all) {
+                        Py_ssize_t kept = 0, m = PyTuple_GET_SIZE(all);
+                        PyObject *items[2];
+                        for (Py_ssize_t k = 0; k < m && kept < 2; k++) {
+                            PyObject *place = PyTuple_GET_ITEM(all, k);
+                            long pturn, shows;
+                            if (as_long(FIELD(place, L_place, P_TURN), &pturn) ||
+                                as_long(FIELD(place, L_place, P_SHOWS), &shows))
+                                continue;
+                            if (pturn != turn || shows == need)
+                                items[kept++] = place;
+                        }
+                        t = PyTuple_New(kept);
+                        for (Py_ssize_t k = 0; t && k < kept; k++) {
+                            Py_INCREF(items[k]);
+                            PyTuple_SET_ITEM(t, k, items[k]);
+                        }
+                        Py_DECREF(all);
+                        if (t && remember(closings, key, t))
+                            Py_CLEAR(t);
+                    }
+                }
+                Py_DECREF(key);
+            }
+            r = parts_add(p, t);
+        }
+        Py_DECREF(eo);
+    }
+    Py_DECREF(closings);
+    return r;
+}
+
 /* placing._straight_placements */
 static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
@@ -2648,6 +2756,12 @@ static int maybe_joints(PyObject *ends) {
     PyObject *b = FIELD(PyTuple_GET_ITEM(ends, 1), L_end, E_LEFT);
     if (a == Py_None || b == Py_None)
         return 1; /* legal_moves would fail here: leave it to it */
+    if (Py_TYPE(a) == L_position.type && Py_TYPE(b) == L_position.type) {
+        long qa, qb, ra, rb;
+        if (!as_long(FIELD(a, L_position, 0), &qa) && !as_long(FIELD(b, L_position, 0), &qb) &&
+            !as_long(FIELD(a, L_position, 1), &ra) && !as_long(FIELD(b, L_position, 1), &rb))
+            return qa == qb && ra == rb;
+    }
     PyObject *qa = PyObject_GetAttrString(a, "q"), *qb = PyObject_GetAttrString(b, "q");
     PyObject *ra = PyObject_GetAttrString(a, "r"), *rb = PyObject_GetAttrString(b, "r");
     int same = 1;
@@ -2679,11 +2793,7 @@ static PyObject *legal_of(View *v, PyObject *state) {
         if (!joints)
             return NULL;
         if (PyObject_IsTrue(joints)) {
-            PyObject *m = PyLong_FromUnsignedLongLong(hand);
-            PyObject *t = m ? PyObject_CallFunctionObjArgs(s_bend_closing, ri->tileset, v->ends, m, joints, NULL)
-                            : NULL;
-            Py_XDECREF(m);
-            r = parts_add(&p, t);
+            r = bend_closing_listing(ri, v->ends, hand, joints, &p);
         } else {
             r = bend_listing(ri, v->ends, hand, &p);
         }
@@ -2735,15 +2845,12 @@ static int step_fits(View *v, PyObject *board, uint64_t mask) {
             return -1;
         int some = PyObject_IsTrue(joints);
         if (some) {
-            PyObject *m = PyLong_FromUnsignedLongLong(mask);
-            PyObject *r = m ? PyObject_CallFunctionObjArgs(s_bend_closing, ri->tileset, ends, m, joints, NULL) : NULL;
-            Py_XDECREF(m);
+            Parts p = {{0}, 0, 0};
+            int r = bend_closing_listing(ri, ends, mask, joints, &p);
             Py_DECREF(joints);
-            if (!r)
-                return -1;
-            int t = PyObject_IsTrue(r);
-            Py_DECREF(r);
-            return t;
+            int any = p.total > 0;
+            parts_clear(&p);
+            return r < 0 ? -1 : r > 0 ? 2 : any;
         }
         Py_DECREF(joints);
         if (some < 0)

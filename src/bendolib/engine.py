@@ -16,6 +16,7 @@ from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End, Placement
+from bendolib.geometry.lattice import Position
 from bendolib.limits import MAX_SEED, clipped, shown
 from bendolib.memo import remember
 from bendolib.moves import (
@@ -34,6 +35,7 @@ from bendolib.placing import (
     _bend_at,
     _bend_closing,
     _bend_placements,
+    _closings_of,
     _fits,
     _opening,
     _opening_move,
@@ -912,6 +914,8 @@ def _load_step_kernel() -> ModuleType | None:
             "Match": Match,
             "bend_joints": bend_joints,
             "bend_closing": _bend_closing,
+            "closings_of": _closings_of,
+            "Position": layout(Position),
             "memo": memo,
             "DRAW": DRAW,
             "PASS": PASS,

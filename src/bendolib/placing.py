@@ -106,6 +106,14 @@ def _even_only(
 _CLOSINGS: dict[int, tuple[TileSet, dict[tuple[int, ...], tuple[Place, ...]]]] = {}
 
 
+def _closings_of(tileset: TileSet) -> dict[tuple[int, ...], tuple[Place, ...]]:
+    """The memo of :func:`_bend_closing`'s filtered listings for ``tileset``."""
+    held = _CLOSINGS.get(id(tileset))
+    if held is None or held[0] is not tileset:
+        held = remember(_CLOSINGS, id(tileset), (tileset, {}))
+    return held[1]
+
+
 def _bend_closing(
     tileset: TileSet,
     ends: tuple[End, ...],
@@ -121,10 +129,7 @@ def _bend_closing(
     out: tuple[Place, ...] = ()
     fits = tileset._fit_masks
     memo = tileset._memo
-    held = _CLOSINGS.get(id(tileset))
-    if held is None or held[0] is not tileset:
-        held = remember(_CLOSINGS, id(tileset), (tileset, {}))
-    closings = held[1]
+    closings = _closings_of(tileset)
     for e, end in enumerate(ends):
         free = end.free
         value = end.value
