@@ -107,3 +107,10 @@ def test_the_compiled_paths_do_the_work(name: str, players: int) -> None:
             moves += 1
     assert listed > 0.7 * moves
     assert applied > 0.9 * moves
+
+
+def test_a_deal_larger_than_the_deck_deals_what_there_is() -> None:
+    """Hands past the end of the deck (a faulty rule set): the Python engine deals them."""
+    assert engine._deal_hands is not None
+    assert engine._deal_hands(tuple(range(6)), 4, 2) is None
+    assert engine._deal_hands((3, 1, 0, 2), 2, 2) == (0b1010, 0b101)

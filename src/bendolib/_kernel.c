@@ -3573,16 +3573,14 @@ done:
 }
 
 /* deal_hands(deck, players, size): the hand masks of the first players * size tiles,
- * size each (None for a tile index past 63) */
+ * size each (None for a tile index past 63, or a deck shorter than the hands) */
 static PyObject *k_deal_hands(PyObject *self, PyObject *args) {
     PyObject *deck;
     Py_ssize_t players, size;
     if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &deck, &players, &size))
         return NULL;
-    if (players < 0 || size < 0 || players * size > PyTuple_GET_SIZE(deck)) {
-        PyErr_SetString(PyExc_ValueError, "deal_hands: the deck is too short");
-        return NULL;
-    }
+    if (players < 0 || size < 0 || players * size > PyTuple_GET_SIZE(deck))
+        Py_RETURN_NONE; /* hands past the deck: the Python engine deals what there is */
     PyObject *out = PyTuple_New(players);
     if (!out)
         return NULL;

@@ -47,4 +47,4 @@ def deal_deck(seed: int, round_number: int, attempt: int, count: int, /) -> tupl
     """``SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count))``."""
 
 def deal_hands(deck: tuple[int, ...], players: int, size: int, /) -> tuple[int, ...] | None:
-    """The hand masks of the first ``players * size`` tiles of ``deck`` (None past 63)."""
+    """The hand masks of the first ``players * size`` tiles of ``deck``, or None."""
