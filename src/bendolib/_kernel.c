@@ -1911,6 +1911,1735 @@ fail:
     return raise_for(-1), NULL;
 }
 
+/* -- the step API's hot paths (bendolib.engine) -----------------------------------
+ *
+ * Compiled versions of the commonest cases of bendolib.engine's legal_moves and
+ * apply (and of the placement on the built-in straight and bend geometries), working
+ * on the engine's own Python values: they read and build the same GameState, Board,
+ * End, Place and Placement instances, share the engine's memo tables (found in them,
+ * or built there by the Python functions), and give exactly the values the Python
+ * code gives.  Each returns None for anything else (the Python engine, which is the
+ * specification, then does the work).  step_setup hands over the classes, tables and
+ * Python helpers; the attrs slots are read and written at their offsets.
+ */
+
+#include <structmember.h>
+
+enum { S_HANDS, S_BOARD, S_PLAYER, S_STOCK, S_DRAWN, S_DCOUNT, S_LAST, S_LOG, S_CONTEXT };
+enum { C_RULES, C_PLAYERS, C_SEED, C_ROUND, C_DECK, C_SCORES, C_OPENING, C_DIRECTION, C_OUT,
+       C_PLAYPOINTS, C_RESULTS, C_PHASE, C_WINNER, C_PAST, C_ORIGIN };
+enum { B_PLACEMENTS, B_ENDS, B_OCC };
+enum { E_VALUE, E_FREE, E_CELL, E_SIDE, E_LEFT, E_RIGHT };
+enum { P_TILE, P_END, P_INWARD, P_SHOWS, P_TURN, P_POSITION };
+
+#define MAXFIELDS 16
+typedef struct {
+    PyTypeObject *type;
+    int n;
+    Py_ssize_t off[MAXFIELDS];
+} Layout;
+
+static Layout L_state, L_context, L_board, L_end, L_place, L_placement, L_outcome, L_result;
+#define FIELD(o, L, i) (*(PyObject **)((char *)(o) + (L).off[i]))
+
+/* the Python helpers and tables, from step_setup */
+static int step_ready = 0;
+static PyObject *s_draw, *s_pass, *s_draw_type, *s_bend_type, *s_straight_type;
+static PyObject *s_bend_at, *s_straight_at, *s_remember, *s_fits, *s_finish_round;
+static PyObject *s_steps, *s_step, *s_slots, *s_slot, *s_ends_memo, *s_memo_end;
+static PyObject *s_bend_placements, *s_straight_placements, *s_open_ends, *s_new_placement;
+static PyObject *s_zero, *s_one_tuple_draw, *s_one_tuple_pass;
+static long s_list_bend, s_list_straight, s_left, s_right, s_straight_turn, s_opening_end;
+static PyObject *s_opening, *s_match_type, *s_bend_joints, *s_bend_closing, *s_memo_module, *s_closings_of;
+static Layout L_position;
+
+/* what the hot paths need of one rule set (the latest seen) */
+typedef struct {
+    PyObject *rules; /* strong reference; NULL when none */
+    int ok;          /* a rule set these paths play */
+    int listing, even_closing, geometry; /* geometry: 1 straight line, 2 bend lattice */
+    int draws, voluntary, must_play, until_fits, one_each, pass_after_voluntary, first_out;
+    int place_ok;    /* no effects, no play scoring */
+    PyObject *tileset, *fit_masks, *face_mask, *memo, *by_id, *count_obj, *tiles, *turn_table;
+    PyObject *scoring, *match, *sides[MAXP + 1]; /* sides: by player count, filled on use */
+    int match_plain;  /* a Match: its winner is worked out here */
+    long target;
+    long points[64];
+    long count;
+} RulesInfo;
+
+/* The latest rule set's facts, in a capsule that owns them: each call of step_legal or
+ * step_apply holds a reference to the capsule it uses, so that another thread switching
+ * to another rule set meanwhile (a Python callback can let it run) frees nothing in use. */
+static PyObject *ri_current = NULL;
+
+static int layout(Layout *L, PyObject *spec) {
+    /* spec: (class, (field names in order)) */
+    PyObject *type, *names;
+    if (!PyArg_ParseTuple(spec, "OO!", &type, &PyTuple_Type, &names))
+        return -1;
+    if (!PyType_Check(type) || PyTuple_GET_SIZE(names) > MAXFIELDS) {
+        PyErr_SetString(PyExc_TypeError, "step_setup: a class and at most 16 field names");
+        return -1;
+    }
+    L->n = (int)PyTuple_GET_SIZE(names);
+    for (int i = 0; i < L->n; i++) {
+        PyObject *d = PyObject_GetAttr(type, PyTuple_GET_ITEM(names, i));
+        if (!d)
+            return -1;
+        if (!Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            Py_DECREF(d);
+            PyErr_Format(PyExc_TypeError, "step_setup: %R is not a slot", PyTuple_GET_ITEM(names, i));
+            return -1;
+        }
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type != T_OBJECT_EX) {
+            Py_DECREF(d);
+            PyErr_SetString(PyExc_TypeError, "step_setup: not an object slot");
+            return -1;
+        }
+        L->off[i] = m->offset;
+        Py_DECREF(d);
+    }
+    Py_INCREF(type);
+    L->type = (PyTypeObject *)type;
+    return 0;
+}
+
+/* a new instance with every field set (new references taken) */
+static PyObject *make(Layout *L, PyObject *const *values) {
+    PyObject *o = L->type->tp_alloc(L->type, 0);
+    if (!o)
+        return NULL;
+    for (int i = 0; i < L->n; i++) {
+        Py_INCREF(values[i]);
+        FIELD(o, *L, i) = values[i];
+    }
+    return o;
+}
+
+static PyObject *cfg(PyObject *config, const char *name) {
+    PyObject *v = PyDict_GetItemString(config, name);
+    if (!v)
+        PyErr_Format(PyExc_KeyError, "step_setup: no %s", name);
+    else
+        Py_INCREF(v);
+    return v;
+}
+
+static int cfg_long(PyObject *config, const char *name, long *out) {
+    PyObject *v = cfg(config, name);
+    if (!v)
+        return -1;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *k_step_setup(PyObject *self, PyObject *config) {
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "step_setup takes a dict");
+        return NULL;
+    }
+    const char *layouts[] = {"GameState", "RoundContext", "Board", "End", "Place", "Placement",
+                             "RoundOutcome", "RoundResult"};
+    Layout *targets[] = {&L_state, &L_context, &L_board, &L_end, &L_place, &L_placement, &L_outcome, &L_result};
+    for (int i = 0; i < 8; i++) {
+        PyObject *spec = PyDict_GetItemString(config, layouts[i]);
+        if (!spec) {
+            PyErr_Format(PyExc_KeyError, "step_setup: no %s", layouts[i]);
+            return NULL;
+        }
+        if (layout(targets[i], spec))
+            return NULL;
+    }
+    if (L_state.n != 9 || L_context.n != 15 || L_board.n != 3 || L_end.n != 6 || L_place.n != 6 ||
+        L_placement.n != 6 || L_outcome.n != 6 || L_result.n != 6) {
+        PyErr_SetString(PyExc_TypeError, "step_setup: unexpected field counts");
+        return NULL;
+    }
+#define SGET(var, name) if (!(var = cfg(config, name))) return NULL;
+    SGET(s_draw, "DRAW") SGET(s_pass, "PASS") SGET(s_draw_type, "Draw")
+    SGET(s_bend_type, "BendGeometry") SGET(s_straight_type, "StraightGeometry")
+    SGET(s_bend_at, "bend_at") SGET(s_straight_at, "straight_at") SGET(s_remember, "remember")
+    SGET(s_fits, "fits") SGET(s_finish_round, "finish_round")
+    SGET(s_steps, "bend_steps") SGET(s_step, "bend_step") SGET(s_slots, "bend_slots")
+    SGET(s_slot, "bend_slot") SGET(s_ends_memo, "bend_ends") SGET(s_memo_end, "bend_memo_end")
+    SGET(s_bend_placements, "bend_placements") SGET(s_straight_placements, "straight_placements")
+    SGET(s_open_ends, "straight_open_ends") SGET(s_new_placement, "new_placement")
+    SGET(s_opening, "opening") SGET(s_match_type, "Match") SGET(s_bend_joints, "bend_joints")
+    SGET(s_bend_closing, "bend_closing") SGET(s_memo_module, "memo") SGET(s_closings_of, "closings_of")
+    {
+        PyObject *spec = PyDict_GetItemString(config, "Position");
+        if (!spec) {
+            PyErr_SetString(PyExc_KeyError, "step_setup: no Position");
+            return NULL;
+        }
+        if (layout(&L_position, spec))
+            return NULL;
+    }
+#undef SGET
+    if (cfg_long(config, "LIST_BEND", &s_list_bend) || cfg_long(config, "LIST_STRAIGHT", &s_list_straight) ||
+        cfg_long(config, "LEFT", &s_left) || cfg_long(config, "RIGHT", &s_right) ||
+        cfg_long(config, "STRAIGHT", &s_straight_turn) || cfg_long(config, "OPENING", &s_opening_end))
+        return NULL;
+    s_zero = PyLong_FromLong(0);
+    s_one_tuple_draw = PyTuple_Pack(1, s_draw);
+    s_one_tuple_pass = PyTuple_Pack(1, s_pass);
+    if (!s_zero || !s_one_tuple_draw || !s_one_tuple_pass)
+        return NULL;
+    step_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* a non-negative int of at most 64 bits; -1 (no error left) for anything else */
+static inline int as_mask(PyObject *v, uint64_t *out) {
+    if (!PyLong_CheckExact(v))
+        return -1;
+    uint64_t x = PyLong_AsUnsignedLongLong(v);
+    if (x == (uint64_t)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* an int that fits a long; -1 (no error left) for anything else */
+static inline int as_long(PyObject *v, long *out) {
+    if (!PyLong_CheckExact(v))
+        return -1;
+    int overflow;
+    long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int attr_truth(PyObject *o, const char *name) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (!v)
+        return -1;
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return t;
+}
+
+static int attr_is(PyObject *o, const char *name, const char *text) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (!v)
+        return -1;
+    int same = PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, text) == 0;
+    Py_DECREF(v);
+    return same;
+}
+
+static int attr_is_none(PyObject *o, const char *name) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (!v)
+        return -1;
+    int none = v == Py_None;
+    Py_DECREF(v);
+    return none;
+}
+
+static void ri_clear(RulesInfo *ri) {
+    Py_CLEAR(ri->rules);
+    Py_CLEAR(ri->tileset);
+    Py_CLEAR(ri->fit_masks);
+    Py_CLEAR(ri->face_mask);
+    Py_CLEAR(ri->memo);
+    Py_CLEAR(ri->by_id);
+    Py_CLEAR(ri->count_obj);
+    Py_CLEAR(ri->tiles);
+    Py_CLEAR(ri->turn_table);
+    Py_CLEAR(ri->scoring);
+    Py_CLEAR(ri->match);
+    for (int i = 0; i <= MAXP; i++)
+        Py_CLEAR(ri->sides[i]);
+    ri->match_plain = 0;
+    ri->ok = 0;
+}
+
+static void ri_free(PyObject *capsule) {
+    RulesInfo *ri = PyCapsule_GetPointer(capsule, "bendolib._kernel.RulesInfo");
+    if (ri) {
+        ri_clear(ri);
+        PyMem_Free(ri);
+    }
+}
+
+static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules);
+
+/* the facts of ``rules`` and a new reference to the capsule that owns them (*owner);
+ * NULL on an error */
+static RulesInfo *rules_info(PyObject *rules, PyObject **owner) {
+    if (ri_current) {
+        RulesInfo *ri = PyCapsule_GetPointer(ri_current, "bendolib._kernel.RulesInfo");
+        if (ri && ri->rules == rules) {
+            Py_INCREF(ri_current);
+            *owner = ri_current;
+            return ri;
+        }
+    }
+    RulesInfo *ri = PyMem_Calloc(1, sizeof(RulesInfo));
+    if (!ri) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (!rules_facts(ri, rules)) {
+        ri_clear(ri);
+        PyMem_Free(ri);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(ri, "bendolib._kernel.RulesInfo", ri_free);
+    if (!capsule) {
+        ri_clear(ri);
+        PyMem_Free(ri);
+        return NULL;
+    }
+    Py_INCREF(capsule);
+    Py_XSETREF(ri_current, capsule);
+    *owner = capsule;
+    return ri;
+}
+
+/* fill ``ri`` (zeroed) with the facts of ``rules``; NULL on an error */
+static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
+    Py_INCREF(rules);
+    ri->rules = rules;
+    PyObject *geometry = NULL, *draw = NULL, *tiles = NULL;
+    long listing;
+    PyObject *v = PyObject_GetAttrString(rules, "listing");
+    if (!v)
+        goto fail;
+    if (as_long(v, &listing)) {
+        Py_DECREF(v);
+        return ri; /* not ok */
+    }
+    Py_DECREF(v);
+    ri->listing = (int)listing;
+    if (listing != s_list_bend && listing != s_list_straight)
+        return ri;
+    if ((ri->even_closing = attr_truth(rules, "even_closing")) < 0)
+        goto fail;
+    if (!(geometry = PyObject_GetAttrString(rules, "geometry")))
+        goto fail;
+    ri->geometry = (PyObject *)Py_TYPE(geometry) == s_straight_type ? 1
+                   : (PyObject *)Py_TYPE(geometry) == s_bend_type   ? 2
+                                                                    : 0;
+    Py_CLEAR(geometry);
+    if (!(draw = PyObject_GetAttrString(rules, "draw")))
+        goto fail;
+    int t;
+    if ((t = attr_truth(draw, "draws")) < 0) goto fail;
+    ri->draws = t;
+    if ((t = attr_truth(draw, "voluntary")) < 0) goto fail;
+    ri->voluntary = t;
+    if ((t = attr_truth(draw, "must_play")) < 0) goto fail;
+    ri->must_play = t;
+    if ((t = attr_is(draw, "when_stuck", "until_fits")) < 0) goto fail;
+    ri->until_fits = t;
+    if ((t = attr_is(draw, "when_blocked", "one_each")) < 0) goto fail;
+    ri->one_each = t;
+    if ((t = attr_is(draw, "after_voluntary", "pass")) < 0) goto fail;
+    ri->pass_after_voluntary = t;
+    int simple_draw = 1;
+    if ((t = attr_is_none(draw, "max_per_turn")) < 0) goto fail;
+    simple_draw &= t;
+    v = PyObject_GetAttrString(draw, "batch");
+    if (!v)
+        goto fail;
+    long batch;
+    simple_draw &= !as_long(v, &batch) && batch == 1;
+    Py_DECREF(v);
+    Py_CLEAR(draw);
+    int plain = simple_draw;
+    if ((t = attr_is_none(rules, "effects")) < 0) goto fail;
+    plain &= t;
+    if ((t = attr_is_none(rules, "play_scoring")) < 0) goto fail;
+    plain &= t;
+    if ((t = attr_is_none(rules, "penalties")) < 0) goto fail;
+    plain &= t;
+    ri->place_ok = plain;
+    if ((t = attr_is(rules, "finish", "first_out")) < 0) goto fail;
+    ri->first_out = t;
+    if (!(ri->tileset = PyObject_GetAttrString(rules, "tileset")))
+        goto fail;
+    if (!(ri->fit_masks = PyObject_GetAttrString(ri->tileset, "_fit_masks")) ||
+        !(ri->face_mask = PyObject_GetAttrString(ri->tileset, "_face_mask")) ||
+        !(ri->memo = PyObject_GetAttrString(ri->tileset, "_memo")) ||
+        !(ri->by_id = PyObject_GetAttrString(ri->tileset, "_by_id")) ||
+        !(tiles = PyObject_GetAttrString(ri->tileset, "tiles")))
+        goto fail;
+    if (!PyDict_CheckExact(ri->fit_masks) || !PyDict_CheckExact(ri->face_mask) ||
+        !PyDict_CheckExact(ri->memo) || !PyDict_CheckExact(ri->by_id) || !PyTuple_Check(tiles)) {
+        Py_DECREF(tiles);
+        return ri;
+    }
+    ri->count = (long)PyTuple_GET_SIZE(tiles);
+    ri->tiles = tiles;
+    tiles = NULL;
+    if (!(ri->turn_table = PyObject_GetAttrString(ri->tileset, "turn_table")))
+        goto fail;
+    if (!PyTuple_CheckExact(ri->turn_table) || PyTuple_GET_SIZE(ri->turn_table) != 2 * ri->count)
+        return ri;
+    if (!(ri->scoring = PyObject_GetAttrString(rules, "round_scoring")) ||
+        !(ri->match = PyObject_GetAttrString(rules, "match")))
+        goto fail;
+    if ((PyObject *)Py_TYPE(ri->match) == s_match_type) {
+        v = PyObject_GetAttrString(ri->match, "target");
+        if (!v)
+            goto fail;
+        ri->match_plain = !as_long(v, &ri->target);
+        Py_DECREF(v);
+    }
+    v = PyObject_GetAttrString(ri->tileset, "_points");
+    if (!v)
+        goto fail;
+    int points_ok = PyTuple_Check(v) && PyTuple_GET_SIZE(v) == ri->count && ri->count <= 64;
+    for (long i = 0; points_ok && i < ri->count; i++)
+        points_ok = !as_long(PyTuple_GET_ITEM(v, i), &ri->points[i]);
+    Py_DECREF(v);
+    if (!points_ok)
+        return ri;
+    if (!(ri->count_obj = PyLong_FromLong(ri->count)))
+        goto fail;
+    ri->ok = ri->count <= 64;
+    return ri;
+fail:
+    Py_XDECREF(geometry);
+    Py_XDECREF(draw);
+    Py_XDECREF(tiles);
+    ri_clear(ri);
+    return NULL;
+}
+
+/* ``mask & table.get(key, 0)`` read from a dict of ints (or of 4-tuples, item ``free``) */
+static int masked_get(PyObject *table, PyObject *key, int item, uint64_t *out) {
+    PyObject *v = PyDict_GetItemWithError(table, key);
+    if (!v) {
+        if (PyErr_Occurred())
+            return -1;
+        *out = 0;
+        return 0;
+    }
+    if (item >= 0) {
+        if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) <= item)
+            return 1;
+        v = PyTuple_GET_ITEM(v, item);
+    }
+    return as_mask(v, out) ? 1 : 0;
+}
+
+/* -- listing -- */
+
+#define MAXPARTS 512
+typedef struct {
+    PyObject *part[MAXPARTS];
+    int n;
+    Py_ssize_t total;
+} Parts;
+
+static void parts_clear(Parts *p) {
+    for (int i = 0; i < p->n; i++)
+        Py_DECREF(p->part[i]);
+    p->n = 0;
+}
+
+/* take a new reference to the tuple ``t``: 0, -1 on an error, 1 when it is not handled */
+static int parts_add(Parts *p, PyObject *t) {
+    if (!t)
+        return -1;
+    if (!PyTuple_CheckExact(t) || p->n >= MAXPARTS) {
+        Py_DECREF(t);
+        return 1;
+    }
+    p->part[p->n++] = t;
+    p->total += PyTuple_GET_SIZE(t);
+    return 0;
+}
+
+/* the parts joined, then ``extra`` (or NULL): a new tuple, as ``out += part`` builds it */
+static PyObject *parts_join(Parts *p, PyObject *extra) {
+    if (!extra && p->n == 1) {
+        PyObject *only = p->part[0];
+        Py_INCREF(only);
+        return only;
+    }
+    PyObject *out = PyTuple_New(p->total + (extra != NULL));
+    if (!out)
+        return NULL;
+    Py_ssize_t k = 0;
+    for (int i = 0; i < p->n; i++) {
+        PyObject *t = p->part[i];
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(t); j++) {
+            PyObject *item = PyTuple_GET_ITEM(t, j);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(out, k++, item);
+        }
+    }
+    if (extra) {
+        Py_INCREF(extra);
+        PyTuple_SET_ITEM(out, k, extra);
+    }
+    return out;
+}
+
+/* memo.remember: store ``value`` under ``key`` in ``memo``, emptied first when it holds
+ * memo.LIMIT entries (read at each call, as the Python function reads it) */
+static int remember(PyObject *memo, PyObject *key, PyObject *value) {
+    PyObject *limit = PyObject_GetAttrString(s_memo_module, "LIMIT");
+    if (!limit)
+        return -1;
+    Py_ssize_t most = PyLong_AsSsize_t(limit);
+    Py_DECREF(limit);
+    if (most == -1 && PyErr_Occurred())
+        return -1;
+    if (PyDict_GET_SIZE(memo) >= most)
+        PyDict_Clear(memo);
+    return PyDict_SetItem(memo, key, value);
+}
+
+/* the memoised entry under ``k`` (a new reference, taken), or
+ * ``remember(memo, k, build(*args))`` */
+static PyObject *memo_or_build(PyObject *memo, PyObject *k, PyObject *build, PyObject *a,
+                               PyObject *b, PyObject *c, PyObject *d) {
+    if (!k)
+        return NULL;
+    PyObject *found = PyDict_GetItemWithError(memo, k);
+    if (found) {
+        Py_DECREF(k);
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(k);
+        return NULL;
+    }
+    PyObject *built = PyObject_CallFunctionObjArgs(build, a, b, c, d, NULL);
+    if (!built) {
+        Py_DECREF(k);
+        return NULL;
+    }
+    int r = remember(memo, k, built);
+    Py_DECREF(k);
+    if (r) {
+        Py_DECREF(built);
+        return NULL;
+    }
+    return built;
+}
+
+static inline int lowest_index(uint64_t x) {
+#if defined(_MSC_VER)
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+#else
+    return __builtin_ctzll(x);
+#endif
+}
+
+/* placing._bend_at for the one tile ``i`` at end ``e``: a new tuple, or NULL */
+static PyObject *bend_at_one(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
+    PyObject *tile = PyTuple_GET_ITEM(ri->tiles, i);
+    PyObject *a = PyObject_GetAttrString(tile, "a"), *b = a ? PyObject_GetAttrString(tile, "b") : NULL;
+    PyObject *out = NULL, *left = NULL, *right = NULL;
+    long av, turns;
+    if (!b || as_long(a, &av))
+        goto done;
+    int flipped = av != value;
+    if (as_long(PyTuple_GET_ITEM(ri->turn_table, 2 * i + flipped), &turns))
+        goto done;
+    long allowed = free_ & turns;
+    PyObject *shows = flipped ? a : b;
+    PyObject *made[2];
+    int n = 0;
+    if (!(left = PyLong_FromLong(s_left)) || !(right = PyLong_FromLong(s_right)))
+        goto done;
+    if (allowed & s_left) {
+        PyObject *values[6] = {tile, eo, FIELD(end, L_end, E_VALUE), shows, left, FIELD(end, L_end, E_LEFT)};
+        if (!(made[n] = make(&L_place, values)))
+            goto done;
+        n++;
+    }
+    if (allowed & s_right) {
+        PyObject *values[6] = {tile, eo, FIELD(end, L_end, E_VALUE), shows, right, FIELD(end, L_end, E_RIGHT)};
+        if (!(made[n] = make(&L_place, values))) {
+            if (n)
+                Py_DECREF(made[0]);
+            goto done;
+        }
+        n++;
+    }
+    if ((out = PyTuple_New(n)))
+        for (int k = 0; k < n; k++)
+            PyTuple_SET_ITEM(out, k, made[k]);
+    else
+        for (int k = 0; k < n; k++)
+            Py_DECREF(made[k]);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(left);
+    Py_XDECREF(right);
+    return out;
+}
+
+/* the memoised placements of tile ``i`` at end ``e`` under ``key``, built on a miss */
+static PyObject *bend_memo(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
+    PyObject *index = PyLong_FromUnsignedLongLong((uint64_t)1 << i);
+    PyObject *k = index ? PyTuple_Pack(6, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
+                                       FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), index)
+                        : NULL;
+    Py_XDECREF(index);
+    if (!k)
+        return NULL;
+    PyObject *found = PyDict_GetItemWithError(ri->memo, k);
+    if (found) {
+        Py_DECREF(k);
+        Py_INCREF(found);
+        return found;
+    }
+    PyObject *built = PyErr_Occurred() ? NULL : bend_at_one(ri, end, eo, value, free_, i);
+    if (!built) {
+        Py_DECREF(k);
+        return NULL;
+    }
+    int r = remember(ri->memo, k, built);
+    Py_DECREF(k);
+    if (r) {
+        Py_DECREF(built);
+        return NULL;
+    }
+    return built;
+}
+
+/* placing._bend_placements: 0, -1 on an error, 1 when not handled */
+static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
+    Py_ssize_t n = PyTuple_GET_SIZE(ends);
+    for (Py_ssize_t e = 0; e < n; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        if (Py_TYPE(end) != L_end.type)
+            return 1;
+        long free_, value;
+        if (as_long(FIELD(end, L_end, E_FREE), &free_) || as_long(FIELD(end, L_end, E_VALUE), &value))
+            return 1;
+        if (!free_)
+            continue;
+        if (free_ < 0 || free_ > 3)
+            return 1;
+        uint64_t fit;
+        int r = masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &fit);
+        if (r)
+            return r;
+        uint64_t cand = mask & fit;
+        if (!cand)
+            continue;
+        PyObject *eo = PyLong_FromSsize_t(e);
+        if (!eo)
+            return -1;
+        while (cand) {
+            uint64_t low = cand & (0 - cand);
+            cand ^= low;
+            int i = lowest_index(low);
+            PyObject *t = bend_memo(ri, end, eo, value, free_, i);
+            if ((r = parts_add(p, t))) {
+                Py_DECREF(eo);
+                return r;
+            }
+        }
+        Py_DECREF(eo);
+    }
+    return 0;
+}
+
+/* placing._bend_closing: 0, -1 on an error, 1 when not handled */
+static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, PyObject *joints, Parts *p) {
+    Py_ssize_t n = PyTuple_GET_SIZE(ends);
+    if (n > MAXE || !PyTuple_CheckExact(joints))
+        return 1;
+    PyObject *turn_of[MAXE] = {NULL}, *need_of[MAXE] = {NULL};
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(joints); j++) {
+        PyObject *joint = PyTuple_GET_ITEM(joints, j);
+        long e, met;
+        if (!PyTuple_CheckExact(joint) || PyTuple_GET_SIZE(joint) != 3 || as_long(PyTuple_GET_ITEM(joint, 0), &e) ||
+            as_long(PyTuple_GET_ITEM(joint, 2), &met) || e < 0 || e >= n || met < 0 || met >= n)
+            return 1;
+        /* the dict comprehension keeps the last joint of an end */
+        turn_of[e] = PyTuple_GET_ITEM(joint, 1);
+        need_of[e] = FIELD(PyTuple_GET_ITEM(ends, met), L_end, E_VALUE);
+    }
+    PyObject *closings = PyObject_CallOneArg(s_closings_of, ri->tileset);
+    if (!closings)
+        return -1;
+    if (!PyDict_CheckExact(closings)) {
+        Py_DECREF(closings);
+        return 1;
+    }
+    int r = 0;
+    for (Py_ssize_t e = 0; e < n && !r; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        long free_, value, turn = 0, need = 0;
+        if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &free_) ||
+            as_long(FIELD(end, L_end, E_VALUE), &value) || free_ < 0 || free_ > 3 ||
+            (turn_of[e] && (as_long(turn_of[e], &turn) || as_long(need_of[e], &need)))) {
+            r = 1;
+            break;
+        }
+        if (!free_)
+            continue;
+        uint64_t fit;
+        if ((r = masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &fit)))
+            break;
+        uint64_t cand = mask & fit;
+        if (!cand)
+            continue;
+        PyObject *eo = PyLong_FromSsize_t(e);
+        if (!eo) {
+            r = -1;
+            break;
+        }
+        while (cand && !r) {
+            uint64_t low = cand & (0 - cand);
+            cand ^= low;
+            int i = lowest_index(low);
+            if (!turn) {
+                r = parts_add(p, bend_memo(ri, end, eo, value, free_, i));
+                continue;
+            }
+            PyObject *bit = PyLong_FromUnsignedLongLong(low), *t = NULL;
+            PyObject *key = bit ? PyTuple_Pack(8, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
+                                               FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), bit,
+                                               turn_of[e], need_of[e])
+                                : NULL;
+            Py_XDECREF(bit);
+            if (key) {
+                t = PyDict_GetItemWithError(closings, key);
+                if (t) {
+                    Py_INCREF(t);
+                } else if (!PyErr_Occurred()) {
+                    PyObject *all = bend_at_one(ri, end, eo, value, free_, i);
+                    if (all) {
+                        Py_ssize_t kept = 0, m = PyTuple_GET_SIZE(all);
+                        PyObject *items[2];
+                        for (Py_ssize_t k = 0; k < m && kept < 2; k++) {
+                            PyObject *place = PyTuple_GET_ITEM(all, k);
+                            long pturn, shows;
+                            if (as_long(FIELD(place, L_place, P_TURN), &pturn) ||
+                                as_long(FIELD(place, L_place, P_SHOWS), &shows))
+                                continue;
+                            if (pturn != turn || shows == need)
+                                items[kept++] = place;
+                        }
+                        t = PyTuple_New(kept);
+                        for (Py_ssize_t k = 0; t && k < kept; k++) {
+                            Py_INCREF(items[k]);
+                            PyTuple_SET_ITEM(t, k, items[k]);
+                        }
+                        Py_DECREF(all);
+                        if (t && remember(closings, key, t))
+                            Py_CLEAR(t);
+                    }
+                }
+                Py_DECREF(key);
+            }
+            r = parts_add(p, t);
+        }
+        Py_DECREF(eo);
+    }
+    Py_DECREF(closings);
+    return r;
+}
+
+/* placing._straight_placements */
+static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
+    Py_ssize_t n = PyTuple_GET_SIZE(ends);
+    for (Py_ssize_t e = 0; e < n; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        if (Py_TYPE(end) != L_end.type)
+            return 1;
+        long free_, value;
+        if (as_long(FIELD(end, L_end, E_FREE), &free_) || as_long(FIELD(end, L_end, E_VALUE), &value))
+            return 1;
+        if (!free_)
+            continue;
+        uint64_t faces;
+        int r = masked_get(ri->face_mask, FIELD(end, L_end, E_VALUE), -1, &faces);
+        if (r)
+            return r;
+        uint64_t cand = mask & faces;
+        if (!cand)
+            continue;
+        PyObject *eo = PyLong_FromSsize_t(e);
+        PyObject *c = PyLong_FromUnsignedLongLong(cand);
+        PyObject *t = NULL;
+        if (eo && c) {
+            PyObject *key = PyTuple_Pack(3, c, eo, FIELD(end, L_end, E_VALUE));
+            t = memo_or_build(ri->memo, key, s_straight_at, ri->tileset, eo, FIELD(end, L_end, E_VALUE), c);
+        }
+        Py_XDECREF(eo);
+        Py_XDECREF(c);
+        if ((r = parts_add(p, t)))
+            return r;
+    }
+    return 0;
+}
+
+/* the state's context, rules facts and a few fields; 0 when handled */
+typedef struct {
+    PyObject *context, *rules, *board, *ends, *deck;
+    RulesInfo *ri;
+    PyObject *owner; /* a reference to the capsule owning ri, or NULL */
+    long player, stock_pos, players, direction, opening;
+    int empty;
+    uint64_t hands[MAXP], drawn;
+    int nhands;
+} View;
+
+/* 0: viewed; 1: not for these paths; -1: an error */
+static int view_state(PyObject *state, View *v, int allow_open) {
+    v->owner = NULL;
+    if (!step_ready || Py_TYPE(state) != L_state.type)
+        return 1;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    if (!context || Py_TYPE(context) != L_context.type)
+        return 1;
+    long phase, opening;
+    if (as_long(FIELD(context, L_context, C_PHASE), &phase) || phase != 0 ||
+        as_long(FIELD(context, L_context, C_OPENING), &opening) || (opening >= 0 && !allow_open))
+        return 1;
+    v->opening = opening;
+    v->context = context;
+    v->rules = FIELD(context, L_context, C_RULES);
+    v->ri = rules_info(v->rules, &v->owner);
+    if (!v->ri)
+        return -1;
+    if (!v->ri->ok)
+        return 1;
+    v->board = FIELD(state, L_state, S_BOARD);
+    if (Py_TYPE(v->board) != L_board.type)
+        return 1;
+    PyObject *placements = FIELD(v->board, L_board, B_PLACEMENTS);
+    v->ends = FIELD(v->board, L_board, B_ENDS);
+    if (!PyTuple_CheckExact(placements) || !PyTuple_CheckExact(v->ends) ||
+        (!PyTuple_GET_SIZE(placements) && !allow_open))
+        return 1;
+    v->empty = !PyTuple_GET_SIZE(placements);
+    PyObject *hands = FIELD(state, L_state, S_HANDS);
+    if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) > MAXP || !PyTuple_GET_SIZE(hands))
+        return 1;
+    v->nhands = (int)PyTuple_GET_SIZE(hands);
+    for (int i = 0; i < v->nhands; i++)
+        if (as_mask(PyTuple_GET_ITEM(hands, i), &v->hands[i]))
+            return 1;
+    if (as_long(FIELD(state, L_state, S_PLAYER), &v->player) || v->player < 0 || v->player >= v->nhands ||
+        as_long(FIELD(state, L_state, S_STOCK), &v->stock_pos) ||
+        as_mask(FIELD(state, L_state, S_DRAWN), &v->drawn) ||
+        as_long(FIELD(context, L_context, C_DIRECTION), &v->direction))
+        return 1;
+    v->deck = FIELD(context, L_context, C_DECK);
+    if (!PyTuple_CheckExact(v->deck))
+        return 1;
+    return 0;
+}
+
+/* two ends leading into one cell (where legal_moves looks for joints) */
+static int maybe_joints(PyObject *ends) {
+    if (PyTuple_GET_SIZE(ends) != 2)
+        return 1;
+    PyObject *a = FIELD(PyTuple_GET_ITEM(ends, 0), L_end, E_LEFT);
+    PyObject *b = FIELD(PyTuple_GET_ITEM(ends, 1), L_end, E_LEFT);
+    if (a == Py_None || b == Py_None)
+        return 1; /* legal_moves would fail here: leave it to it */
+    if (Py_TYPE(a) == L_position.type && Py_TYPE(b) == L_position.type) {
+        long qa, qb, ra, rb;
+        if (!as_long(FIELD(a, L_position, 0), &qa) && !as_long(FIELD(b, L_position, 0), &qb) &&
+            !as_long(FIELD(a, L_position, 1), &ra) && !as_long(FIELD(b, L_position, 1), &rb))
+            return qa == qb && ra == rb;
+    }
+    PyObject *qa = PyObject_GetAttrString(a, "q"), *qb = PyObject_GetAttrString(b, "q");
+    PyObject *ra = PyObject_GetAttrString(a, "r"), *rb = PyObject_GetAttrString(b, "r");
+    int same = 1;
+    if (qa && qb && ra && rb) {
+        int eq = PyObject_RichCompareBool(qa, qb, Py_EQ);
+        int er = eq == 1 ? PyObject_RichCompareBool(ra, rb, Py_EQ) : eq;
+        same = eq != 0 && er != 0; /* an error: say yes, the Python engine looks */
+    }
+    PyErr_Clear();
+    Py_XDECREF(qa);
+    Py_XDECREF(qb);
+    Py_XDECREF(ra);
+    Py_XDECREF(rb);
+    return same;
+}
+
+/* engine.legal_moves for a playing state on a non-empty board: new tuple, NULL */
+static PyObject *legal_of(View *v, PyObject *state) {
+    RulesInfo *ri = v->ri;
+    uint64_t hand = v->hands[v->player];
+    if (v->drawn)
+        hand &= v->drawn;
+    Parts p = {{0}, 0, 0};
+    int r;
+    if (ri->listing == s_list_straight)
+        r = straight_listing(ri, v->ends, hand, &p);
+    else if (ri->even_closing && maybe_joints(v->ends)) {
+        PyObject *joints = PyObject_CallOneArg(s_bend_joints, v->ends);
+        if (!joints)
+            return NULL;
+        if (PyObject_IsTrue(joints)) {
+            r = bend_closing_listing(ri, v->ends, hand, joints, &p);
+        } else {
+            r = bend_listing(ri, v->ends, hand, &p);
+        }
+        Py_DECREF(joints);
+    } else
+        r = bend_listing(ri, v->ends, hand, &p);
+    if (r) {
+        parts_clear(&p);
+        return NULL;
+    }
+    PyObject *moves;
+    if (v->drawn) {
+        if (!p.n || !p.total)
+            moves = (Py_INCREF(s_one_tuple_draw), s_one_tuple_draw);
+        else
+            moves = parts_join(&p, ri->must_play ? NULL : s_pass);
+    } else if (ri->draws && v->stock_pos < PyTuple_GET_SIZE(v->deck) && (ri->voluntary || !p.total)) {
+        moves = parts_join(&p, s_draw);
+    } else if (p.total) {
+        moves = parts_join(&p, NULL);
+    } else {
+        moves = (Py_INCREF(s_one_tuple_pass), s_one_tuple_pass);
+    }
+    parts_clear(&p);
+    return moves;
+}
+
+static PyObject *k_step_legal(PyObject *self, PyObject *state) {
+    View v;
+    int r = view_state(state, &v, 0);
+    PyObject *moves = r ? NULL : legal_of(&v, state);
+    Py_XDECREF(v.owner);
+    if (r < 0)
+        return NULL;
+    if (!moves && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return moves;
+}
+
+/* -- fits (placing._fits) for a board with tiles: 1, 0, -1 error, 2 not handled -- */
+static int step_fits(View *v, PyObject *board, uint64_t mask) {
+    RulesInfo *ri = v->ri;
+    if (!mask)
+        return 0;
+    PyObject *ends = FIELD(board, L_board, B_ENDS);
+    if (ri->listing == s_list_bend && ri->even_closing && maybe_joints(ends)) {
+        PyObject *joints = PyObject_CallOneArg(s_bend_joints, ends);
+        if (!joints)
+            return -1;
+        int some = PyObject_IsTrue(joints);
+        if (some) {
+            Parts p = {{0}, 0, 0};
+            int r = bend_closing_listing(ri, ends, mask, joints, &p);
+            Py_DECREF(joints);
+            int any = p.total > 0;
+            parts_clear(&p);
+            return r < 0 ? -1 : r > 0 ? 2 : any;
+        }
+        Py_DECREF(joints);
+        if (some < 0)
+            return -1;
+    }
+    for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(ends); e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        long free_;
+        if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &free_) || free_ < 0 || free_ > 3)
+            return 2;
+        if (!free_)
+            continue;
+        uint64_t got;
+        int r = ri->listing == s_list_straight
+                    ? masked_get(ri->face_mask, FIELD(end, L_end, E_VALUE), -1, &got)
+                    : masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &got);
+        if (r)
+            return r < 0 ? -1 : 2;
+        if (mask & got)
+            return 1;
+    }
+    return 0;
+}
+
+/* -- the geometries' place -- */
+
+/* (occupancy >> shift) & 63 */
+static int six_bits(PyObject *occupancy, long shift, long *out) {
+    PyObject *s = PyLong_FromLong(shift);
+    PyObject *x = s ? PyNumber_Rshift(occupancy, s) : NULL;
+    Py_XDECREF(s);
+    if (!x)
+        return -1;
+    *out = (long)(PyLong_AsUnsignedLongLongMask(x) & 63);
+    Py_DECREF(x);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *memo_end(PyObject *value, long free_, PyObject *cell, PyObject *side, long slot,
+                          PyObject *left, PyObject *right) {
+    long val;
+    PyObject *free_obj = PyLong_FromLong(free_);
+    if (!free_obj)
+        return NULL;
+    PyObject *values[6] = {value, free_obj, cell, side, left, right};
+    if (as_long(value, &val) || !(-8 <= val && val < 56)) {
+        PyObject *out = make(&L_end, values);
+        Py_DECREF(free_obj);
+        return out;
+    }
+    PyObject *key = PyLong_FromLong((slot * 4 + free_) * 64 + val + 8);
+    PyObject *found = key ? PyDict_GetItemWithError(s_ends_memo, key) : NULL;
+    if (found) {
+        Py_INCREF(found);
+    } else if (key && !PyErr_Occurred()) {
+        found = make(&L_end, values);
+        if (found && remember(s_ends_memo, key, found))
+            Py_CLEAR(found);
+    }
+    Py_XDECREF(key);
+    Py_DECREF(free_obj);
+    return found;
+}
+
+/* the cached lattice tuple ``table[key]`` or ``build(cell, side[, turn])`` */
+static PyObject *lattice_fact(PyObject *table, long key, PyObject *build, PyObject *cell, PyObject *side,
+                              PyObject *turn) {
+    PyObject *k = PyLong_FromLong(key);
+    if (!k)
+        return NULL;
+    PyObject *found = PyDict_GetItemWithError(table, k);
+    Py_DECREF(k);
+    if (found) {
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return PyObject_CallFunctionObjArgs(build, cell, side, turn, NULL);
+}
+
+/* the memoised placement under the tuple key, or one built and remembered */
+static PyObject *placement_of(PyObject *memo, PyObject *key, PyObject *tile, PyObject *inward,
+                              PyObject *shows, PyObject *turn, PyObject *position, PyObject *end) {
+    PyObject *found = PyDict_GetItemWithError(memo, key);
+    if (found) {
+        Py_INCREF(found);
+        return found;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *built = PyObject_CallFunctionObjArgs(s_new_placement, tile, inward, shows, turn, position, end, NULL);
+    if (!built)
+        return NULL;
+    found = PyObject_CallFunctionObjArgs(s_remember, memo, key, built, NULL);
+    Py_DECREF(built);
+    return found;
+}
+
+/* the new board: placements + (placement,), ends, occupancy (references stolen) */
+static PyObject *new_board(PyObject *board, PyObject *placement, PyObject *ends, PyObject *occupancy) {
+    PyObject *old = FIELD(board, L_board, B_PLACEMENTS);
+    Py_ssize_t n = PyTuple_GET_SIZE(old);
+    PyObject *placements = PyTuple_New(n + 1);
+    PyObject *out = NULL;
+    if (placements) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PyTuple_GET_ITEM(old, i);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(placements, i, item);
+        }
+        PyTuple_SET_ITEM(placements, n, placement);
+        placement = NULL;
+        PyObject *values[3] = {placements, ends, occupancy};
+        out = make(&L_board, values);
+    }
+    Py_XDECREF(placement);
+    Py_XDECREF(placements);
+    Py_XDECREF(ends);
+    Py_XDECREF(occupancy);
+    return out;
+}
+
+/* geometry.straight.StraightGeometry.place */
+static PyObject *straight_place(PyObject *board, Py_ssize_t end, PyObject *move) {
+    PyObject *old = FIELD(board, L_board, B_ENDS);
+    Py_ssize_t n = PyTuple_GET_SIZE(old);
+    PyObject *shows = FIELD(move, L_place, P_SHOWS);
+    PyObject *fresh = PyDict_GetItemWithError(s_open_ends, shows);
+    if (!fresh)
+        return NULL; /* an error, or End(shows, BOTH) to build: the Python engine */
+    PyObject *ends = PyTuple_New(n);
+    if (!ends)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = i == end ? fresh : PyTuple_GET_ITEM(old, i);
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(ends, i, item);
+    }
+    PyObject *tile = FIELD(move, L_place, P_TILE), *inward = FIELD(move, L_place, P_INWARD);
+    PyObject *eo = FIELD(move, L_place, P_END);
+    PyObject *id = PyLong_FromVoidPtr(tile);
+    PyObject *key = id ? PyTuple_Pack(4, id, inward, shows, eo) : NULL;
+    Py_XDECREF(id);
+    PyObject *turn = key ? PyLong_FromLong(s_straight_turn) : NULL;
+    PyObject *placement = turn ? placement_of(s_straight_placements, key, tile, inward, shows, turn, Py_None, eo)
+                               : NULL;
+    Py_XDECREF(turn);
+    Py_XDECREF(key);
+    if (!placement) {
+        Py_DECREF(ends);
+        return NULL;
+    }
+    Py_INCREF(s_zero);
+    return new_board(board, placement, ends, s_zero);
+}
+
+/* geometry.bend.BendGeometry.place */
+static PyObject *bend_place(PyObject *board, Py_ssize_t end, PyObject *move) {
+    PyObject *old_ends = FIELD(board, L_board, B_ENDS);
+    Py_ssize_t n = PyTuple_GET_SIZE(old_ends);
+    PyObject *old = PyTuple_GET_ITEM(old_ends, end);
+    PyObject *turn_obj = FIELD(move, L_place, P_TURN);
+    long cell, side, turn;
+    if (Py_TYPE(old) != L_end.type || as_long(FIELD(old, L_end, E_CELL), &cell) ||
+        as_long(FIELD(old, L_end, E_SIDE), &side) || as_long(turn_obj, &turn) ||
+        (turn != s_left && turn != s_right))
+        return NULL;
+    long slot = cell * 6 + side;
+    PyObject *step = lattice_fact(s_steps, 2 * slot + (turn == s_right), s_step, FIELD(old, L_end, E_CELL),
+                                  FIELD(old, L_end, E_SIDE), turn_obj);
+    if (!step)
+        return NULL;
+    PyObject *ends = NULL, *occupancy = NULL, *bit = NULL, *one = NULL;
+    long target, at, beyond, left_hits, right_hits, used, exit_slot;
+    if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 10 ||
+        as_long(PyTuple_GET_ITEM(step, 0), &target) || as_long(PyTuple_GET_ITEM(step, 1), &at) ||
+        as_long(PyTuple_GET_ITEM(step, 4), &exit_slot) || as_long(PyTuple_GET_ITEM(step, 5), &beyond) ||
+        as_long(PyTuple_GET_ITEM(step, 8), &left_hits) || as_long(PyTuple_GET_ITEM(step, 9), &right_hits))
+        goto fail;
+    one = PyLong_FromLong(1);
+    bit = one ? PyNumber_Lshift(one, PyTuple_GET_ITEM(step, 1)) : NULL;
+    occupancy = bit ? PyNumber_Or(FIELD(board, L_board, B_OCC), bit) : NULL;
+    if (!occupancy || six_bits(occupancy, beyond, &used))
+        goto fail;
+    long free_ = ((used & left_hits) ? 0 : s_left) | ((used & right_hits) ? 0 : s_right);
+    if (!(ends = PyTuple_New(n)))
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(old_ends, i);
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(ends, i, item);
+    }
+    PyObject *fresh = memo_end(FIELD(move, L_place, P_SHOWS), free_, PyTuple_GET_ITEM(step, 0),
+                               PyTuple_GET_ITEM(step, 3), exit_slot, PyTuple_GET_ITEM(step, 6),
+                               PyTuple_GET_ITEM(step, 7));
+    if (!fresh)
+        goto fail;
+    Py_DECREF(PyTuple_GET_ITEM(ends, end));
+    PyTuple_SET_ITEM(ends, end, fresh);
+    if (six_bits(occupancy, target * 6, &used))
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *other = PyTuple_GET_ITEM(ends, i);
+        long ofree, ocell, oside;
+        if (i == end)
+            continue;
+        if (Py_TYPE(other) != L_end.type || as_long(FIELD(other, L_end, E_FREE), &ofree) ||
+            as_long(FIELD(other, L_end, E_CELL), &ocell) || as_long(FIELD(other, L_end, E_SIDE), &oside))
+            goto fail;
+        if (!ofree)
+            continue;
+        long other_slot = ocell * 6 + oside;
+        PyObject *into = lattice_fact(s_slots, other_slot, s_slot, FIELD(other, L_end, E_CELL),
+                                      FIELD(other, L_end, E_SIDE), NULL);
+        if (!into)
+            goto fail;
+        long into_target, lh, rh;
+        if (!PyTuple_CheckExact(into) || PyTuple_GET_SIZE(into) != 5 ||
+            as_long(PyTuple_GET_ITEM(into, 0), &into_target) || as_long(PyTuple_GET_ITEM(into, 3), &lh) ||
+            as_long(PyTuple_GET_ITEM(into, 4), &rh)) {
+            Py_DECREF(into);
+            goto fail;
+        }
+        Py_DECREF(into);
+        if (into_target != target)
+            continue;
+        long nfree = ((used & lh) ? 0 : s_left) | ((used & rh) ? 0 : s_right);
+        if (nfree == ofree)
+            continue;
+        PyObject *changed = memo_end(FIELD(other, L_end, E_VALUE), nfree, FIELD(other, L_end, E_CELL),
+                                     FIELD(other, L_end, E_SIDE), other_slot, FIELD(other, L_end, E_LEFT),
+                                     FIELD(other, L_end, E_RIGHT));
+        if (!changed)
+            goto fail;
+        PyTuple_SET_ITEM(ends, i, changed);
+        Py_DECREF(other);
+    }
+    PyObject *tile = FIELD(move, L_place, P_TILE);
+    PyObject *id = PyLong_FromVoidPtr(tile);
+    PyObject *kind = id ? PyLong_FromLong(2 * slot + (turn == s_right)) : NULL;
+    PyObject *eo = FIELD(move, L_place, P_END);
+    PyObject *key = kind ? PyTuple_Pack(5, id, FIELD(move, L_place, P_INWARD), FIELD(move, L_place, P_SHOWS),
+                                        kind, eo)
+                         : NULL;
+    Py_XDECREF(id);
+    Py_XDECREF(kind);
+    PyObject *placement = key ? placement_of(s_bend_placements, key, tile, FIELD(move, L_place, P_INWARD),
+                                             FIELD(move, L_place, P_SHOWS), turn_obj,
+                                             PyTuple_GET_ITEM(step, 2), eo)
+                              : NULL;
+    Py_XDECREF(key);
+    if (!placement)
+        goto fail;
+    Py_DECREF(step);
+    Py_DECREF(bit);
+    Py_DECREF(one);
+    return new_board(board, placement, ends, occupancy);
+fail:
+    Py_DECREF(step);
+    Py_XDECREF(ends);
+    Py_XDECREF(occupancy);
+    Py_XDECREF(bit);
+    Py_XDECREF(one);
+    return NULL;
+}
+
+/* -- new states -- */
+
+static PyObject *hands_tuple(View *v) {
+    PyObject *t = PyTuple_New(v->nhands);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < v->nhands; i++) {
+        PyObject *h = PyLong_FromUnsignedLongLong(v->hands[i]);
+        if (!h) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, h);
+    }
+    return t;
+}
+
+/* GameState(hands, board, player, stock_pos, drawn, drawn_count, last_placer, log, context) */
+static PyObject *new_state(PyObject *hands, PyObject *board, long player, long stock_pos, uint64_t drawn,
+                           long drawn_count, PyObject *last_placer, PyObject *log, PyObject *context) {
+    PyObject *p = PyLong_FromLong(player), *s = PyLong_FromLong(stock_pos);
+    PyObject *d = PyLong_FromUnsignedLongLong(drawn), *c = PyLong_FromLong(drawn_count);
+    PyObject *out = NULL;
+    if (p && s && d && c) {
+        PyObject *values[9] = {hands, board, p, s, d, c, last_placer, log, context};
+        out = make(&L_state, values);
+    }
+    Py_XDECREF(p);
+    Py_XDECREF(s);
+    Py_XDECREF(d);
+    Py_XDECREF(c);
+    return out;
+}
+
+/* engine._next_seat */
+static long step_next_seat(View *v, long seat) {
+    long players = v->nhands;
+    for (long k = 0; k < players; k++) {
+        seat = ((seat + v->direction) % players + players) % players;
+        if (v->hands[seat])
+            break;
+    }
+    return seat;
+}
+
+static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked);
+
+/* engine._end_turn: the turn passes on, or the round ends blocked (references borrowed) */
+static PyObject *step_end_turn(View *v, PyObject *state, PyObject *hands, long stock_pos, uint64_t drawn,
+                          long drawn_count, PyObject *log) {
+    PyObject *last = FIELD(state, L_state, S_LAST);
+    int blocked = 0;
+    if (!(stock_pos < PyTuple_GET_SIZE(v->deck) && v->ri->draws)) {
+        uint64_t all = 0;
+        for (int i = 0; i < v->nhands; i++)
+            all |= v->hands[i];
+        int f = step_fits(v, v->board, all);
+        if (f < 0 || f > 1)
+            return NULL;
+        blocked = !f;
+    }
+    if (blocked) {
+        PyObject *ended = new_state(hands, v->board, v->player, stock_pos, drawn, drawn_count, last, log,
+                                    v->context);
+        if (!ended)
+            return NULL;
+        PyObject *out = finish(v->ri, ended, 1);
+        Py_DECREF(ended);
+        return out;
+    }
+    return new_state(hands, v->board, step_next_seat(v, v->player), stock_pos, 0, 0, last, log, v->context);
+}
+
+static PyObject *log_cell(PyObject *state, PyObject *move) {
+    return PyTuple_Pack(3, FIELD(state, L_state, S_PLAYER), move, FIELD(state, L_state, S_LOG));
+}
+
+/* a copy of the round context with ``field`` replaced (reference stolen) */
+static PyObject *context_with(PyObject *context, int field, PyObject *value) {
+    if (!value)
+        return NULL;
+    PyObject *values[15];
+    for (int i = 0; i < 15; i++)
+        values[i] = FIELD(context, L_context, i);
+    values[field] = value;
+    PyObject *out = make(&L_context, values);
+    Py_DECREF(value);
+    return out;
+}
+
+/* ``(*t, item)`` */
+static PyObject *tuple_plus(PyObject *t, PyObject *item) {
+    if (!PyTuple_CheckExact(t))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    PyObject *out = PyTuple_New(n + 1);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(t, i);
+        Py_INCREF(x);
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    Py_INCREF(item);
+    PyTuple_SET_ITEM(out, n, item);
+    return out;
+}
+
+/* engine._finish_round: the round scored by the rule set's round scoring (called in
+ * Python), the match's winner, the new context; falls back on anything unusual */
+static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    PyObject *hands = FIELD(state, L_state, S_HANDS);
+    PyObject *blocked_obj = blocked ? Py_True : Py_False;
+    long players;
+    if (as_long(FIELD(context, L_context, C_PLAYERS), &players) || players < 1 || players > MAXP ||
+        !PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != players)
+        goto python;
+    if (!ri->sides[players]) {
+        ri->sides[players] = PyObject_CallMethod(ri->match, "sides", "l", players);
+        if (!ri->sides[players])
+            return NULL;
+    }
+    PyObject *sides = ri->sides[players];
+    PyObject *hand_points = PyTuple_New(players), *outcome = NULL, *score = NULL, *points = NULL;
+    PyObject *winners = NULL, *scores = NULL, *result = NULL, *results = NULL, *out = NULL;
+    PyObject *new_context = NULL;
+    if (!hand_points)
+        return NULL;
+    for (long p = 0; p < players; p++) {
+        uint64_t h;
+        if (as_mask(PyTuple_GET_ITEM(hands, p), &h))
+            goto python_cleanup;
+        long total = 0;
+        while (h) {
+            total += ri->points[lowest_index(h)];
+            h &= h - 1;
+        }
+        PyObject *x = PyLong_FromLong(total);
+        if (!x)
+            goto fail;
+        PyTuple_SET_ITEM(hand_points, p, x);
+    }
+    PyObject *outcome_values[6] = {sides, hand_points, FIELD(context, L_context, C_OUT), blocked_obj,
+                                   FIELD(state, L_state, S_LAST), FIELD(context, L_context, C_PLAYPOINTS)};
+    if (!(outcome = make(&L_outcome, outcome_values)))
+        goto fail;
+    if (!(score = PyObject_CallMethod(ri->scoring, "score", "O", outcome)))
+        goto fail;
+    if (!(points = PyObject_GetAttrString(score, "points")) || !(winners = PyObject_GetAttrString(score, "winners")))
+        goto fail;
+    PyObject *old_scores = FIELD(context, L_context, C_SCORES);
+    if (!PyTuple_CheckExact(points) || !PyTuple_CheckExact(old_scores) || PyTuple_GET_SIZE(points) != players ||
+        PyTuple_GET_SIZE(old_scores) != players)
+        goto python_cleanup;
+    if (!(scores = PyTuple_New(players)))
+        goto fail;
+    long totals[MAXP];
+    for (long p = 0; p < players; p++) {
+        long a, b;
+        if (as_long(PyTuple_GET_ITEM(old_scores, p), &a) || as_long(PyTuple_GET_ITEM(points, p), &b) ||
+            a > (1L << 40) || a < -(1L << 40) || b > (1L << 40) || b < -(1L << 40))
+            goto python_cleanup;
+        totals[p] = a + b;
+        PyObject *x = PyLong_FromLong(totals[p]);
+        if (!x)
+            goto fail;
+        PyTuple_SET_ITEM(scores, p, x);
+    }
+    PyObject *result_values[6] = {FIELD(context, L_context, C_ROUND), blocked_obj, FIELD(context, L_context, C_OUT),
+                                  hand_points, points, winners};
+    if (!(result = make(&L_result, result_values)))
+        goto fail;
+    if (!(results = tuple_plus(FIELD(context, L_context, C_RESULTS), result)))
+        goto python_cleanup;
+    /* the match's winner: Match.winner over the side totals */
+    long winner = -1;
+    Py_ssize_t nsides = PyTuple_GET_SIZE(sides);
+    if (ri->match_plain && PyTuple_CheckExact(sides) && nsides <= MAXP) {
+        long side_totals[MAXP], best = 0;
+        for (Py_ssize_t i = 0; i < nsides; i++) {
+            PyObject *side = PyTuple_GET_ITEM(sides, i);
+            long sum = 0;
+            if (!PyTuple_CheckExact(side))
+                goto python_cleanup;
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(side); k++) {
+                long seat;
+                if (as_long(PyTuple_GET_ITEM(side, k), &seat) || seat < 0 || seat >= players)
+                    goto python_cleanup;
+                sum += totals[seat];
+            }
+            side_totals[i] = sum;
+            if (!i || sum > best)
+                best = sum;
+        }
+        int leaders = 0;
+        for (Py_ssize_t i = 0; i < nsides; i++)
+            if (side_totals[i] == best && leaders++ == 0)
+                winner = (long)i;
+        if (!nsides || best < ri->target || leaders != 1)
+            winner = -1;
+    } else {
+        goto python_cleanup;
+    }
+    PyObject *values[15];
+    for (int i = 0; i < 15; i++)
+        values[i] = FIELD(context, L_context, i);
+    PyObject *phase = PyLong_FromLong(winner >= 0 ? 2 : 1), *match_winner = PyLong_FromLong(winner);
+    if (phase && match_winner) {
+        values[C_SCORES] = scores;
+        values[C_RESULTS] = results;
+        values[C_PHASE] = phase;
+        values[C_WINNER] = match_winner;
+        new_context = make(&L_context, values);
+    }
+    Py_XDECREF(phase);
+    Py_XDECREF(match_winner);
+    if (!new_context)
+        goto fail;
+    {
+        long player, stock_pos;
+        if (as_long(FIELD(state, L_state, S_PLAYER), &player) || as_long(FIELD(state, L_state, S_STOCK), &stock_pos))
+            goto python_cleanup;
+        out = new_state(hands, FIELD(state, L_state, S_BOARD), player, stock_pos, 0, 0,
+                        FIELD(state, L_state, S_LAST), FIELD(state, L_state, S_LOG), new_context);
+    }
+fail:
+    Py_XDECREF(hand_points);
+    Py_XDECREF(outcome);
+    Py_XDECREF(score);
+    Py_XDECREF(points);
+    Py_XDECREF(winners);
+    Py_XDECREF(scores);
+    Py_XDECREF(result);
+    Py_XDECREF(results);
+    Py_XDECREF(new_context);
+    return out;
+python_cleanup:
+    Py_XDECREF(hand_points);
+    Py_XDECREF(outcome);
+    Py_XDECREF(score);
+    Py_XDECREF(points);
+    Py_XDECREF(winners);
+    Py_XDECREF(scores);
+    Py_XDECREF(result);
+    Py_XDECREF(results);
+    Py_XDECREF(new_context);
+    if (PyErr_Occurred())
+        return NULL;
+python:
+    return PyObject_CallFunctionObjArgs(s_finish_round, state, blocked_obj, NULL);
+}
+
+/* engine._place for a Place (its geometry the built-in straight line or bend lattice;
+ * no effects, no play scoring) */
+static PyObject *place(View *v, PyObject *state, PyObject *move) {
+    RulesInfo *ri = v->ri;
+    long end, index;
+    if (!ri->place_ok || !ri->geometry || as_long(FIELD(move, L_place, P_END), &end))
+        return NULL;
+    int opening = end == s_opening_end;
+    if (opening ? !v->empty : (v->empty || end < 0 || end >= PyTuple_GET_SIZE(v->ends)))
+        return NULL;
+    PyObject *id = PyLong_FromVoidPtr(FIELD(move, L_place, P_TILE));
+    if (!id)
+        return NULL;
+    PyObject *found = PyDict_GetItemWithError(ri->by_id, id);
+    Py_DECREF(id);
+    if (!found || as_long(found, &index) || index < 0 || index >= 64)
+        return NULL;
+    uint64_t hand = v->hands[v->player] & ~((uint64_t)1 << index);
+    if (!hand && !ri->first_out) {
+        int left = 0;
+        for (int i = 0; i < v->nhands; i++)
+            left += i != v->player && v->hands[i] != 0;
+        if (left > 1)
+            return NULL; /* the turn goes on after going out: the Python engine */
+    }
+    v->hands[v->player] = hand;
+    PyObject *board;
+    if (opening) {
+        PyObject *got = PyObject_CallFunctionObjArgs(s_opening, v->rules, FIELD(move, L_place, P_TILE),
+                                                     FIELD(move, L_place, P_INWARD), NULL);
+        if (!got)
+            return NULL;
+        if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) < 3 ||
+            Py_TYPE(PyTuple_GET_ITEM(got, 2)) != L_board.type) {
+            Py_DECREF(got);
+            return NULL;
+        }
+        board = PyTuple_GET_ITEM(got, 2);
+        Py_INCREF(board);
+        Py_DECREF(got);
+    } else {
+        board = ri->geometry == 1 ? straight_place(v->board, end, move) : bend_place(v->board, end, move);
+        if (!board)
+            return NULL;
+    }
+    PyObject *hands = hands_tuple(v), *log = log_cell(state, move), *out = NULL, *context = v->context;
+    PyObject *player = FIELD(state, L_state, S_PLAYER);
+    Py_INCREF(context);
+    if (!hands || !log)
+        goto done;
+    if (v->opening >= 0) {
+        Py_SETREF(context, context_with(context, C_OPENING, PyLong_FromLong(-1)));
+        if (!context)
+            goto done;
+    }
+    if (!hand) {
+        /* out: the round ends (the Python engine's finish decides the score) */
+        Py_SETREF(context, context_with(context, C_OUT, tuple_plus(FIELD(context, L_context, C_OUT), player)));
+        if (!context)
+            goto done;
+        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
+        if (placed) {
+            out = finish(v->ri, placed, 0);
+            Py_DECREF(placed);
+        }
+        goto done;
+    }
+    int blocked = 0;
+    if (!(v->stock_pos < PyTuple_GET_SIZE(v->deck) && ri->draws)) {
+        uint64_t all = 0;
+        for (int i = 0; i < v->nhands; i++)
+            all |= v->hands[i];
+        int f = step_fits(v, board, all);
+        if (f < 0 || f > 1)
+            goto done;
+        blocked = !f;
+    }
+    if (!blocked) {
+        long seat = ((v->player + v->direction) % v->nhands + v->nhands) % v->nhands;
+        if (!v->hands[seat])
+            seat = step_next_seat(v, seat);
+        out = new_state(hands, board, seat, v->stock_pos, 0, 0, player, log, context);
+    } else {
+        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
+        if (placed) {
+            out = finish(v->ri, placed, 1);
+            Py_DECREF(placed);
+        }
+    }
+done:
+    Py_XDECREF(context);
+    Py_XDECREF(hands);
+    Py_XDECREF(log);
+    Py_DECREF(board);
+    return out;
+}
+
+/* engine._draw for a rule set that draws one tile at a time, with no limit per turn */
+static PyObject *draw(View *v, PyObject *state, int could_place) {
+    RulesInfo *ri = v->ri;
+    Py_ssize_t size = PyTuple_GET_SIZE(v->deck);
+    long index, drawn_count;
+    if (!ri->place_ok || v->stock_pos >= size || as_long(PyTuple_GET_ITEM(v->deck, v->stock_pos), &index) ||
+        index < 0 || index >= 64 || as_long(FIELD(state, L_state, S_DCOUNT), &drawn_count))
+        return NULL;
+    uint64_t mask = (uint64_t)1 << index;
+    long stock_pos = v->stock_pos + 1;
+    uint64_t hand = v->hands[v->player] |= mask;
+    uint64_t drawn = v->drawn | mask;
+    drawn_count += 1;
+    PyObject *hands = hands_tuple(v), *log = log_cell(state, s_draw), *out = NULL;
+    if (!hands || !log)
+        goto done;
+    if (could_place && !v->drawn && ri->pass_after_voluntary) {
+        out = step_end_turn(v, state, hands, stock_pos, drawn, drawn_count, log);
+        goto done;
+    }
+    int keep = step_fits(v, v->board, hand & drawn);
+    if (keep < 0 || keep > 1)
+        goto done;
+    if (!keep && ri->until_fits && stock_pos < size) {
+        int f = step_fits(v, v->board, hand & ~drawn);
+        if (f < 0 || f > 1)
+            goto done;
+        keep = !f;
+        if (keep && ri->one_each) {
+            uint64_t off_board = 0;
+            for (int i = 0; i < v->nhands; i++)
+                off_board |= v->hands[i];
+            for (Py_ssize_t k = stock_pos; k < size; k++) {
+                long j;
+                if (as_long(PyTuple_GET_ITEM(v->deck, k), &j) || j < 0 || j >= 64)
+                    goto done;
+                off_board |= (uint64_t)1 << j;
+            }
+            keep = step_fits(v, v->board, off_board);
+            if (keep < 0 || keep > 1)
+                goto done;
+        }
+    }
+    if (keep)
+        out = new_state(hands, v->board, v->player, stock_pos, drawn, drawn_count, FIELD(state, L_state, S_LAST),
+                        log, v->context);
+    else
+        out = step_end_turn(v, state, hands, stock_pos, drawn, drawn_count, log);
+done:
+    Py_XDECREF(hands);
+    Py_XDECREF(log);
+    return out;
+}
+
+/* step_apply(state, move, listed_for, moves): engine.apply for a move that
+ * legal_moves(state) has just listed (``moves``), or None */
+static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "step_apply takes 4 arguments");
+        return NULL;
+    }
+    PyObject *state = args[0], *move = args[1], *moves = args[3];
+    if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
+        Py_RETURN_NONE;
+    View v;
+    int r = view_state(state, &v, Py_TYPE(move) == L_place.type);
+    if (r) {
+        Py_XDECREF(v.owner);
+        if (r < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *out = NULL;
+    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
+        goto done;
+    Py_ssize_t n = PyTuple_GET_SIZE(moves);
+    if (Py_TYPE(move) == L_place.type) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (PyTuple_GET_ITEM(moves, i) == move) {
+                out = place(&v, state, move);
+                break;
+            }
+    } else if ((move == s_draw || move == s_pass) && PyTuple_GET_ITEM(moves, n - 1) == move && v.ri->place_ok) {
+        int could_place = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(moves, 0)) != s_draw_type;
+        if (move == s_draw) {
+            out = draw(&v, state, could_place);
+        } else {
+            PyObject *log = log_cell(state, move);
+            if (log) {
+                uint64_t drawn = v.drawn;
+                long dcount;
+                if (!as_long(FIELD(state, L_state, S_DCOUNT), &dcount))
+                    out = step_end_turn(&v, state, FIELD(state, L_state, S_HANDS), v.stock_pos, drawn, dcount, log);
+                Py_DECREF(log);
+            }
+        }
+    }
+done:
+    Py_XDECREF(v.owner);
+    if (!out && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return out;
+}
+
+/* deal_hands(deck, players, size): the hand masks of the first players * size tiles,
+ * size each (None for a tile index past 63, or a deck shorter than the hands) */
+static PyObject *k_deal_hands(PyObject *self, PyObject *args) {
+    PyObject *deck;
+    Py_ssize_t players, size;
+    if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &deck, &players, &size))
+        return NULL;
+    if (players < 0 || size < 0 || players * size > PyTuple_GET_SIZE(deck))
+        Py_RETURN_NONE; /* hands past the deck: the Python engine deals what there is */
+    PyObject *out = PyTuple_New(players);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t p = 0; p < players; p++) {
+        uint64_t mask = 0;
+        for (Py_ssize_t k = p * size; k < (p + 1) * size; k++) {
+            long i;
+            if (as_long(PyTuple_GET_ITEM(deck, k), &i) || i < 0 || i >= 64) {
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+            mask |= (uint64_t)1 << i;
+        }
+        PyObject *x = PyLong_FromUnsignedLongLong(mask);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, p, x);
+    }
+    return out;
+}
+
+/* deal_deck(seed, round_number, attempt, count): the deck engine._deal shuffles,
+ * SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count)) */
+static PyObject *k_deal_deck(PyObject *self, PyObject *args) {
+    unsigned long long seed, round_number, attempt;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "KKKn", &seed, &round_number, &attempt, &count))
+        return NULL;
+    if (count < 0 || count > 4096) {
+        PyErr_SetString(PyExc_ValueError, "deal_deck: count from 0 to 4096");
+        return NULL;
+    }
+    int deck[4096];
+    for (Py_ssize_t i = 0; i < count; i++)
+        deck[i] = (int)i;
+    Rng rng = {derive_seed2(seed, round_number, attempt, 2)};
+    for (Py_ssize_t i = count - 1; i > 0; i--) {
+        int j = rng_below(&rng, (uint64_t)(i + 1));
+        int t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    PyObject *out = PyTuple_New(count);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *x = PyLong_FromLong(deck[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+
 static PyMethodDef methods[] = {
     {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},
     {"run", k_run, METH_VARARGS,
@@ -1918,6 +3647,13 @@ static PyMethodDef methods[] = {
     {"listing", k_listing, METH_VARARGS, "listing(spec, state) -> the legal moves as tuples"},
     {"perft", k_perft, METH_VARARGS, "perft(spec, state, depth) -> move sequences"},
     {"walk", k_walk, METH_VARARGS, "walk(spec, state, steps, stride) -> legal-move counts"},
+    {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
+    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
+    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
+     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    {"deal_hands", k_deal_hands, METH_VARARGS, "deal_hands(deck, players, size) -> the hand masks, or None"},
+    {"deal_deck", k_deal_deck, METH_VARARGS,
+     "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
     {NULL, NULL, 0, NULL},
 };
 

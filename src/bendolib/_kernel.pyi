@@ -33,3 +33,18 @@ def perft(spec: object, state: tuple[Any, ...], depth: int, /) -> int:
 
 def walk(spec: object, state: tuple[Any, ...], steps: int, stride: int, /) -> list[int]:
     """Legal-move counts along the game in which move k takes index stride * k mod count."""
+
+def step_setup(config: dict[str, Any], /) -> None:
+    """Hand the engine's classes, memo tables and helpers to the step functions."""
+
+def step_legal(state: Any, /) -> tuple[Any, ...] | None:
+    """``legal_moves(state)`` for the commonest cases, else None."""
+
+def step_apply(state: Any, move: Any, listed_for: Any, moves: tuple[Any, ...], /) -> Any:
+    """``apply(state, move)`` for a move ``legal_moves`` has just listed, else None."""
+
+def deal_deck(seed: int, round_number: int, attempt: int, count: int, /) -> tuple[int, ...]:
+    """``SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count))``."""
+
+def deal_hands(deck: tuple[int, ...], players: int, size: int, /) -> tuple[int, ...] | None:
+    """The hand masks of the first ``players * size`` tiles of ``deck``, or None."""

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import secrets
-from collections.abc import Sequence
-from operator import add, itemgetter
+from collections.abc import Callable, Sequence
+from operator import add
+from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
+import attrs
+
+from bendolib import memo
 from bendolib.construct import fast_constructor, fast_evolver
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
-from bendolib.geometry.board import Board
+from bendolib.geometry.board import Board, End, Placement
+from bendolib.geometry.lattice import Position
 from bendolib.limits import MAX_SEED, clipped, shown
+from bendolib.memo import remember
 from bendolib.moves import (
     DRAW,
     NEXT_ROUND,
@@ -25,17 +32,21 @@ from bendolib.moves import (
     PlaceInCell,
 )
 from bendolib.placing import (
+    _bend_at,
     _bend_closing,
     _bend_placements,
+    _closings_of,
     _fits,
     _opening,
     _opening_move,
+    _straight_at,
     _straight_placements,
     closes_unevenly,
     placements,
 )
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules import get as registered_rules
+from bendolib.rules.match import Match
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.rules.starting import StartDecision
@@ -97,7 +108,12 @@ def _deal(
 ) -> GameState:
     tileset = rules.tileset
     for attempt in range(_MAX_REDEALS):
-        deck = SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(len(tileset)))
+        if _deal_deck is not None:
+            deck = _deal_deck(seed, round_number, attempt, len(tileset))
+        else:
+            deck = SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(
+                range(len(tileset))
+            )
         state = _deal_from(rules, players, deck, seed, round_number, scores, results)
         if state is not None:
             return state
@@ -136,14 +152,11 @@ def _deal_from(
     """:func:`deal_from` for a deck known to be a permutation of the tile indices."""
     tileset = rules.tileset
     size = rules.deal.hand_size(players)
-    bits = itemgetter(*deck)(tileset._bits) if len(deck) > 1 else tuple(1 << i for i in deck)
-    hands_list = []
-    end = 0
-    for _ in range(players):
-        start, end = end, end + size
-        # the indices of a deck are distinct: the sum of their bits is the hand's mask
-        hands_list.append(sum(bits[start:end]))
-    hands = tuple(hands_list)
+    hands = None if _deal_hands is None else _deal_hands(deck, players, size)
+    if hands is None:
+        hands = tuple(
+            sum(1 << i for i in deck[seat * size : (seat + 1) * size]) for seat in range(players)
+        )
     decision = _start(rules, hands, round_number)
     if decision.redeal:
         return None
@@ -219,6 +232,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     (placements first, then draw, then pass).
     """
     global _last_listed
+    if _step_legal is not None:
+        listed = _step_legal(state)
+        if listed is not None:
+            _last_listed = (state, listed)
+            return listed
     try:
         context = state.context
         rules = context.rules
@@ -243,6 +261,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
             ends = board.ends
             # a placement can close the chain only where two ends lead into one cell
             # (the cell of their positions): rare, so that is tested first, in line
+            # (speed: +2 % / +1 % instructions without it, docs/performance.md)
             if (
                 rules.even_closing
                 and (
@@ -278,7 +297,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 
 
 #: The latest :func:`legal_moves` answer, so that :func:`apply` knows a move it listed
-#: by identity.  A cache outside every state, read and written as one tuple.
+#: by identity.  A cache outside every state, read and written as one tuple.  (Speed:
+#: the Python path makes +10 % / +9 % instructions without it; the compiled path needs it.)
 _last_listed: tuple[GameState | None, tuple[Move, ...]] = (None, ())
 
 
@@ -292,6 +312,10 @@ def apply(state: GameState, move: Move) -> GameState:
     Raises :class:`IllegalMoveError` for a move not in ``legal_moves(state)``.
     """
     listed_for, moves = _last_listed
+    if _step_apply is not None:
+        after = _step_apply(state, move, listed_for, moves)
+        if after is not None:
+            return after
     if type(move) is Place:
         if listed_for is state:
             for legal in moves:
@@ -411,7 +435,8 @@ def _check_legal(state: GameState, move: Move) -> None:
         raise IllegalMoveError(move, why_illegal(state, move), legal)
 
 
-#: The hot path's constructors: fields written once, positionally.
+#: The hot path's constructors: fields written once, positionally (speed: +10 % / +13 %
+#: pure-Python instructions with the attrs ``__init__`` instead, docs/performance.md).
 _new_state = fast_constructor(GameState)
 _new_context = fast_constructor(RoundContext)
 _new_place = fast_constructor(Place)
@@ -449,6 +474,9 @@ def _surely_legal(state: GameState, move: Place) -> bool:
     True when ``move`` is certainly among ``legal_moves(state)``: the checks that
     :func:`placements` makes, for one move, without listing them all.  False means
     "not shown here" (the caller then compares with the full list).
+
+    Speed: applying moves that were not just listed, as a replay does, makes +12 % /
+    +23 % instructions without it (docs/performance.md).
     """
     context = state.context
     if context.phase != PLAYING or context.opening >= 0 or not state.board.ends:
@@ -532,7 +560,7 @@ def _place(state: GameState, move: Place | PlaceInCell) -> GameState:
     stock_pos = state.stock_pos
     if hand and rules.effects is None:
         # the common case: the turn passes, or nobody can move any more (_blocked and
-        # _next_seat written in line: this runs for most moves of every game)
+        # _next_seat written in line: +2 % instructions without it, docs/performance.md)
         if stock_pos < len(context.deck) and rules.draw.draws:
             blocked = False
         else:
@@ -851,3 +879,86 @@ def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:
                 "would meet an open end with another number"
             )
     return "the placement does not match the listed one (turn, position or named value)"
+
+
+# -- the compiled hot paths ------------------------------------------------------------
+
+
+def _load_step_kernel() -> ModuleType | None:
+    """
+    The compiled kernel's step functions, set up with this engine's classes, memo
+    tables and helpers; None when the kernel is not built or ``BENDOLIB_PURE_PYTHON``
+    asks for the pure-Python engine (see :mod:`bendolib.playouts`).
+    """
+    if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from bendolib import _kernel
+    except ImportError:
+        return None
+    from bendolib.geometry import bend, straight
+
+    def layout(cls: type) -> tuple[type, tuple[str, ...]]:
+        return cls, tuple(f.name for f in attrs.fields(cls))
+
+    _kernel.step_setup(
+        {
+            "GameState": layout(GameState),
+            "RoundContext": layout(RoundContext),
+            "Board": layout(Board),
+            "End": layout(End),
+            "Place": layout(Place),
+            "Placement": layout(Placement),
+            "RoundOutcome": layout(RoundOutcome),
+            "RoundResult": layout(RoundResult),
+            "Match": Match,
+            "bend_joints": bend_joints,
+            "bend_closing": _bend_closing,
+            "closings_of": _closings_of,
+            "Position": layout(Position),
+            "memo": memo,
+            "DRAW": DRAW,
+            "PASS": PASS,
+            "Draw": Draw,
+            "BendGeometry": bend.BendGeometry,
+            "StraightGeometry": straight.StraightGeometry,
+            "bend_at": _bend_at,
+            "straight_at": _straight_at,
+            "remember": remember,
+            "fits": _fits,
+            "finish_round": _finish_round,
+            "bend_steps": bend._STEPS,
+            "bend_step": bend._step,
+            "bend_slots": bend._SLOTS,
+            "bend_slot": bend._slot,
+            "bend_ends": bend._ENDS,
+            "bend_memo_end": bend._memo_end,
+            "bend_placements": bend._PLACEMENTS,
+            "straight_placements": straight._PLACEMENTS,
+            "straight_open_ends": straight._OPEN_ENDS,
+            "new_placement": fast_constructor(Placement),
+            "LIST_BEND": LIST_BEND,
+            "LIST_STRAIGHT": LIST_STRAIGHT,
+            "LEFT": LEFT,
+            "RIGHT": RIGHT,
+            "STRAIGHT": STRAIGHT,
+            "OPENING": OPENING,
+            "opening": _opening,
+        }
+    )
+    return _kernel
+
+
+_step_kernel = _load_step_kernel()
+#: The compiled :func:`legal_moves`, :func:`apply` and deal shuffle for the commonest
+#: cases (None without the kernel): each gives exactly what the Python code below gives
+#: (it is the specification), or None for the cases it leaves to it.
+_step_legal: Callable[[GameState], tuple[Move, ...] | None] | None = None
+_step_apply: Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None] | None = None
+_deal_deck: Callable[[int, int, int, int], tuple[int, ...]] | None = None
+_deal_hands: Callable[[tuple[int, ...], int, int], tuple[int, ...] | None] | None = None
+if _step_kernel is not None:
+    _step_legal = _step_kernel.step_legal
+    _step_apply = _step_kernel.step_apply
+    _deal_deck = _step_kernel.deal_deck
+    _deal_hands = _step_kernel.deal_hands

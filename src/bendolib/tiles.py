@@ -244,8 +244,10 @@ class TileSet:
     _by_faces: dict[tuple[int, ...], int] = attrs.field(
         init=False, eq=False, repr=False, hash=False
     )
-    _memo: dict[int, Any] = attrs.field(init=False, eq=False, repr=False, hash=False, factory=dict)
-    """The engine's memo of the moves built for this set, by a packed integer key."""
+    _memo: dict[tuple[int, ...], Any] = attrs.field(
+        init=False, eq=False, repr=False, hash=False, factory=dict
+    )
+    """The engine's memo of the moves built for this set, by a tuple key (bendolib.placing)."""
 
     @top.default
     def _top_default(self) -> int:

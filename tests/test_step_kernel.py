@@ -1,0 +1,116 @@
+"""The compiled step paths behind legal_moves and apply against the Python engine.
+
+``bendolib.engine`` hands the commonest cases of :func:`legal_moves`, :func:`apply` and
+the deal shuffle to the compiled kernel (``step_legal``, ``step_apply``, ``deal_deck``);
+the Python code is their specification.  These tests play the same random rounds with
+the compiled paths and with them switched off, and compare every listing and every
+state (value, hash, history).  Without the kernel (``BENDOLIB_PURE_PYTHON=1``, or no
+compiler) they are skipped.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import bendolib
+from bendolib import GameState, apply, engine, legal_moves, new_game
+from bendolib.rng import SplitMix64, derive_seed
+
+pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
+
+ROUNDS = 6
+
+
+def _cases() -> list[tuple[str, int]]:
+    return [
+        (name, players)
+        for name in bendolib.rules.names()
+        for players in bendolib.rules.get(name).player_counts
+    ]
+
+
+def _pure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_step_legal", None)
+    monkeypatch.setattr(engine, "_step_apply", None)
+    monkeypatch.setattr(engine, "_deal_deck", None)
+    monkeypatch.setattr(engine, "_deal_hands", None)
+
+
+@pytest.mark.parametrize(("name", "players"), _cases())
+def test_same_listings_and_states(name: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each move of random rounds: the same legal moves and the same next state."""
+    rules = bendolib.rules.get(name)
+    rng = random.Random(f"{name}/{players}")
+    compiled_legal, compiled_apply = engine._step_legal, engine._step_apply
+    for seed in range(ROUNDS):
+        state = new_game(rules, players, seed)
+        with monkeypatch.context() as patch:
+            _pure(patch)
+            assert new_game(rules, players, seed) == state
+        steps = 0
+        while not state.is_game_over and steps < 120:
+            fast = legal_moves(state)
+            with monkeypatch.context() as patch:
+                _pure(patch)
+                slow = legal_moves(state)
+                move = slow[rng.randrange(len(slow))]
+                expected = apply(state, move)
+            assert fast == slow
+            assert compiled_legal is not None and compiled_apply is not None
+            listed = fast[slow.index(move)]
+            after = apply(state, listed)
+            assert after == expected
+            assert hash(after) == hash(expected)
+            assert after.history == expected.history
+            assert type(after) is GameState
+            state = after
+            steps += 1
+
+
+def test_deal_deck_is_the_splitmix_shuffle() -> None:
+    """The compiled deal shuffle draws the deck SplitMix64 draws."""
+    assert engine._deal_deck is not None
+    for seed in (0, 1, 2**64 - 1, 123456789):
+        for count in (0, 1, 2, 7, 8, 28, 55, 91):
+            expected = SplitMix64(derive_seed(seed, 3, 1)).shuffled(range(count))
+            assert engine._deal_deck(seed, 3, 1, count) == expected
+
+
+def test_apply_of_an_unlisted_equal_move_is_checked() -> None:
+    """A move equal to a listed one but not the listed object goes the checked way."""
+    state = new_game("basic", 2, 5)
+    state = apply(state, legal_moves(state)[0])
+    moves = legal_moves(state)
+    copy = attrs.evolve(moves[0])
+    assert copy is not moves[0]
+    assert apply(state, copy) == apply(state, moves[0])
+
+
+@pytest.mark.parametrize(("name", "players"), [("basic", 2), ("domino-pairs", 4)])
+def test_the_compiled_paths_do_the_work(name: str, players: int) -> None:
+    """Most moves of a random round are listed and applied by the compiled paths."""
+    assert engine._step_legal is not None and engine._step_apply is not None
+    rng = random.Random(3)
+    listed = applied = moves = 0
+    for seed in range(5):
+        state = new_game(name, players, seed)
+        while not state.is_round_over:
+            legal = legal_moves(state)
+            listed += engine._step_legal(state) is not None
+            move = legal[rng.randrange(len(legal))]
+            after = engine._step_apply(state, move, state, legal)
+            applied += after is not None
+            state = apply(state, move)
+            moves += 1
+    assert listed > 0.7 * moves
+    assert applied > 0.9 * moves
+
+
+def test_a_deal_larger_than_the_deck_deals_what_there_is() -> None:
+    """Hands past the end of the deck (a faulty rule set): the Python engine deals them."""
+    assert engine._deal_hands is not None
+    assert engine._deal_hands(tuple(range(6)), 4, 2) is None
+    assert engine._deal_hands((3, 1, 0, 2), 2, 2) == (0b1010, 0b101)
