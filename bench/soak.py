@@ -40,8 +40,8 @@ import bendolib
 from bendolib import DRAW, NEXT_ROUND, PASS, GameState, IllegalMoveError, Move, Place
 from bendolib.geometry.trilattice import Cell as LatticeCell
 from bendolib.moves import PlaceInCell
-from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.rng import derive_seed
+from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.testing import ALL_INVARIANTS, CheckReport, check_ruleset
 from bendolib.testing.checker import DEFAULT_SPACING
 from bendolib.tiles import LEFT, RIGHT
@@ -99,9 +99,7 @@ def get_rules(name: str) -> bendolib.RuleSet:
     return bendolib.rules.get(name)
 
 
-def cell_forgeries(
-    state: GameState, legal: tuple[Move, ...], rng: random.Random
-) -> Iterator[Move]:
+def cell_forgeries(state: GameState, legal: tuple[Move, ...], rng: random.Random) -> Iterator[Move]:
     """Placements in cells forged from legal ones: moved, turned, or a tile not held."""
     cells = [m for m in legal if isinstance(m, PlaceInCell)]
     tiles = state.rules.tileset.tiles

@@ -3,8 +3,9 @@
     python bench/triangles.py [--seconds 2] [--playouts 300] [--json]
 
 1. Random playouts (a fresh deal played to the end of the round) per CPU second (min /
-   median / max of 5 slices) and moves per CPU second (median), for Triangle Dominoes and Triominoes, every
-   player count; the median ``legal_moves`` and ``apply`` latency on the positions met.
+   median / max of 5 slices) and moves per CPU second (median), for Triangle Dominoes and
+   Triominoes, every player count; the median ``legal_moves`` and ``apply`` latency on the
+   positions met.
 2. Cost growth: CPU microseconds of ``legal_moves`` and of ``apply`` (of a placement) by
    the number of tiles on the table, Triominoes, 2 players, over ``--playouts`` rounds
    (after as many rounds of warm-up), with the mean number of open edges and of free

@@ -14,7 +14,7 @@ import pytest
 
 import bendolib
 from bendolib import GameState
-from bendolib.bots import GreedyBot, RandomBot, SearchBot
+from bendolib.bots import Bot, GreedyBot, RandomBot, SearchBot
 from bendolib.bots.search import heaviest_move
 from bendolib.moves import PlaceInCell
 from bendolib.playouts import kernel_reason, playouts
@@ -78,6 +78,7 @@ def test_greedy_takes_a_bonus_over_a_heavier_tile() -> None:
         bonus = [m for m in legal if gained(state, m) > m.tile.points and m.tile.points < heaviest]
         if state.board.placements and bonus:
             choice = bot.choose(state.observation(state.current_player), legal, random.Random(0))
+            assert isinstance(choice, PlaceInCell)
             assert gained(state, choice) > choice.tile.points
             return
     raise AssertionError("no position with a bonus for a lighter tile met")
@@ -124,7 +125,7 @@ def test_the_search_bot_chooses_legal_moves(rules: bendolib.RuleSet) -> None:
 @pytest.mark.parametrize(("rules", "players"), TABLES, ids=IDS)
 def test_full_matches_in_a_tournament(rules: bendolib.RuleSet, players: int) -> None:
     """Both rule sets play full matches, seats rotated, for every player count."""
-    bots = [GreedyBot(), RandomBot()] * 3
+    bots: list[Bot] = [GreedyBot(), RandomBot()] * 3
     result = run_tournament(rules, bots[:players], 2, seed=5, executor=SerialExecutor())
     assert len(result.records) == 2
     for record in result.records:

@@ -150,10 +150,11 @@ def test_the_opening_triple_tells_no_one_else_holds_a_higher_one(rules: bendolib
     cannot = deduce(state.observation(seat)).cannot_hold(opener)
     unseen_higher = {i for i in higher if not state.hand_masks[seat] >> i & 1}
     assert all(cannot >> i & 1 for i in unseen_higher)
+    held = state.hand_masks[seat]
     lower = [
-        tileset.index(t)
-        for t in tileset.tiles
-        if t.is_double and t.points < laid.tile.points and not state.hand_masks[seat] >> tileset.index(t) & 1
+        i
+        for i, t in enumerate(tileset.tiles)
+        if t.is_double and t.points < laid.tile.points and not held >> i & 1
     ]
     assert not any(cannot >> i & 1 for i in lower), "a lower triple says nothing"
 

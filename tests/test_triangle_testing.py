@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
-import bendolib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bendolib
 from bendolib import GameState
 from bendolib.moves import DRAW, PlaceInCell
 from bendolib.rules.triangles import TRIANGLE_RULESETS, TRIOMINOES

@@ -163,8 +163,10 @@ class TriominoesRoundScoring:
 
     @property
     def negative_points(self) -> bool:
-        """Declared for :mod:`bendolib.testing`: under ``"each_loses"`` a blocked round
-        takes points away."""
+        """
+        Declared for :mod:`bendolib.testing`: under ``"each_loses"`` a blocked round
+        takes points away.
+        """
         return self.blocked == "each_loses"
 
     def score(self, outcome: RoundOutcome) -> RoundScore:
