@@ -14,6 +14,11 @@ memo tables reach a plateau.
 
     PYTHONPATH=src python bench/soak.py --moves 1000000 --jobs 2
 
+The triangle games (``--rules triangle-dominoes triominoes``) are found by name in
+``bendolib.rules.triangles`` too, and their forged moves are placements in cells (a cell
+or a rotation changed, a tile not held); ``--skip`` leaves invariants out (spaces
+written as '-').
+
 Not part of the test suite (it takes a while); docs/testing.md records the last run.
 """
 
@@ -33,8 +38,11 @@ import attrs
 
 import bendolib
 from bendolib import DRAW, NEXT_ROUND, PASS, GameState, IllegalMoveError, Move, Place
+from bendolib.geometry.trilattice import Cell as LatticeCell
+from bendolib.moves import PlaceInCell
 from bendolib.rng import derive_seed
-from bendolib.testing import CheckReport, check_ruleset
+from bendolib.rules.triangles import TRIANGLE_RULESETS
+from bendolib.testing import ALL_INVARIANTS, CheckReport, check_ruleset
 from bendolib.testing.checker import DEFAULT_SPACING
 from bendolib.tiles import LEFT, RIGHT
 
@@ -83,6 +91,29 @@ def memo_entries() -> int:
     return sum(len(table) for table in tables)
 
 
+def get_rules(name: str) -> bendolib.RuleSet:
+    """A registered rule set, or a triangle rule set by name (before it is registered)."""
+    for rules in TRIANGLE_RULESETS:
+        if rules.name == name and name not in bendolib.rules.names():
+            return rules
+    return bendolib.rules.get(name)
+
+
+def cell_forgeries(state: GameState, legal: tuple[Move, ...], rng: random.Random) -> Iterator[Move]:
+    """Placements in cells forged from legal ones: moved, turned, or a tile not held."""
+    cells = [m for m in legal if isinstance(m, PlaceInCell)]
+    tiles = state.rules.tileset.tiles
+    held = state.hand_masks[state.current_player]
+    for move in rng.sample(cells, min(2, len(cells))):
+        x, y, down = move.cell.x, move.cell.y, move.cell.down
+        yield attrs.evolve(move, cell=LatticeCell(x + rng.choice((-1, 1)), y, down))
+        yield attrs.evolve(move, cell=LatticeCell(x, y, not down))
+        yield attrs.evolve(move, rotation=(move.rotation + 1) % 3)
+        i = rng.randrange(len(tiles))
+        if not held >> i & 1:
+            yield attrs.evolve(move, tile=tiles[i])
+
+
 def rss_bytes() -> int:
     """This process's resident memory now (Linux), else its peak."""
     try:
@@ -96,6 +127,11 @@ def forgeries(
     state: GameState, legal: tuple[Move, ...], others: list[Move], rng: random.Random
 ) -> Iterator[Move]:
     """Moves forged for ``state`` (some may happen to be legal: the caller skips those)."""
+    if any(isinstance(m, PlaceInCell) for m in legal):
+        yield from rng.sample(others, min(3, len(others)))
+        yield from cell_forgeries(state, legal, rng)
+        yield from (DRAW, PASS, NEXT_ROUND)
+        return
     places = [m for m in legal if isinstance(m, Place)]
     tiles = state.rules.tileset.tiles
     held = state.hand_masks[state.current_player]
@@ -152,13 +188,25 @@ def forge(rules: bendolib.RuleSet, players: int, seed: int, games: int) -> tuple
 
 
 def run_batch(
-    cell: Cell, batch: int, seed: int, games: int, spacing: dict[str, int], forged_games: int
+    cell: Cell,
+    batch: int,
+    seed: int,
+    games: int,
+    spacing: dict[str, int],
+    forged_games: int,
+    skip: tuple[str, ...] = (),
 ) -> BatchResult:
     """Check ``games`` games of one cell, and forge moves in ``forged_games`` more."""
-    rules = bendolib.rules.get(cell.rules)
+    rules = get_rules(cell.rules)
     batch_seed = derive_seed(seed, cell.index, batch)
+    wanted = [name for name in ALL_INVARIANTS if name not in skip] if skip else None
     report = check_ruleset(
-        rules, games=games, seed=batch_seed, players=cell.players, spacing=spacing
+        rules,
+        games=games,
+        seed=batch_seed,
+        players=cell.players,
+        spacing=spacing,
+        invariants=wanted,
     )
     refused, accepted = forge(rules, cell.players, derive_seed(batch_seed, 1), forged_games)
     return BatchResult(report, refused, accepted, os.getpid(), rss_bytes(), memo_entries())
@@ -176,7 +224,7 @@ def parse_spacing(items: Sequence[str]) -> dict[str, int]:
 def cells(names: Sequence[str]) -> list[Cell]:
     out: list[Cell] = []
     for name in names:
-        for players in bendolib.rules.get(name).player_counts:
+        for players in get_rules(name).player_counts:
             out.append(Cell(len(out), name, players))
     return out
 
@@ -191,6 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--forged-games", type=int, default=2, help="games with forged moves per batch (default 2)"
     )
     parser.add_argument("--rules", nargs="*", help="rule sets (default: every registered one)")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], help="invariants left out, e.g. record-round-trip"
+    )
     parser.add_argument(
         "--spacing",
         nargs="*",
@@ -223,7 +274,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         def submit(cell: Cell) -> None:
             tally = tallies[cell]
             future = pool.submit(
-                run_batch, cell, tally.batches, args.seed, args.games, spacing, args.forged_games
+                run_batch,
+                cell,
+                tally.batches,
+                args.seed,
+                args.games,
+                spacing,
+                args.forged_games,
+                tuple(name.replace("-", " ") for name in args.skip),
             )
             tally.batches += 1
             pending[future] = cell

@@ -2,9 +2,10 @@
 
     python bench/triangles.py [--seconds 2] [--playouts 300] [--json]
 
-1. Random playouts (a fresh deal played to the end of the round) per CPU second and moves
-   per CPU second, median of 5 slices, for Triangle Dominoes and Triominoes, every
-   player count; the median ``legal_moves`` and ``apply`` latency on the positions met.
+1. Random playouts (a fresh deal played to the end of the round) per CPU second (min /
+   median / max of 5 slices) and moves per CPU second (median), for Triangle Dominoes and
+   Triominoes, every player count; the median ``legal_moves`` and ``apply`` latency on the
+   positions met.
 2. Cost growth: CPU microseconds of ``legal_moves`` and of ``apply`` (of a placement) by
    the number of tiles on the table, Triominoes, 2 players, over ``--playouts`` rounds
    (after as many rounds of warm-up), with the mean number of open edges and of free
@@ -58,6 +59,8 @@ def playouts(rules: RuleSet, players: int, seconds: float) -> dict[str, float]:
         move_rates.append(moves / elapsed)
     return {
         "playouts_per_s": statistics.median(rates),
+        "playouts_min": min(rates),
+        "playouts_max": max(rates),
         "moves_per_s": statistics.median(move_rates),
         "legal_moves_us": statistics.median(per_legal) * 1e6,
         "apply_us": statistics.median(per_apply) * 1e6,
@@ -104,6 +107,8 @@ def growth(rules: RuleSet, players: int, rounds: int) -> list[dict[str, float]]:
                 "tiles": size,
                 "samples": len(legal_at[size]),
                 "legal_moves_us": statistics.median(legal_at[size]) * 1e6,
+                "legal_moves_min_us": min(legal_at[size]) * 1e6,
+                "legal_moves_max_us": max(legal_at[size]) * 1e6,
                 "apply_us": statistics.median(apply_at[size]) * 1e6,
                 "open_edges": statistics.fmean(edges_at[size]) if edges_at[size] else 0.0,
                 "free_cells": statistics.fmean(sites_at[size]) if sites_at[size] else 0.0,
@@ -126,7 +131,8 @@ def main() -> None:
             rows.append(row)
             if not args.json:
                 print(
-                    f"{rules.name:18} {players}p  {row['playouts_per_s']:8.0f} playouts/s "
+                    f"{rules.name:18} {players}p  {row['playouts_min']:5.0f} / "
+                    f"{row['playouts_per_s']:5.0f} / {row['playouts_max']:5.0f} playouts/s "
                     f"{row['moves_per_s']:8.0f} moves/s (CPU)  legal_moves "
                     f"{row['legal_moves_us']:6.1f} us  apply {row['apply_us']:6.1f} us",
                     flush=True,
@@ -136,10 +142,11 @@ def main() -> None:
         print(json.dumps({"playouts": rows, "growth": grown}, indent=2))
         return
     print("\ntriominoes 2p, by tiles on the table (CPU us, medians; placements for apply)")
-    print("tiles  samples  legal_moves  apply  open edges  free cells")
+    print("tiles  samples  legal_moves (min / median / max)  apply  open edges  free cells")
     for g in grown:
         print(
-            f"{g['tiles']:5.0f}  {g['samples']:7.0f}  {g['legal_moves_us']:11.1f}  "
+            f"{g['tiles']:5.0f}  {g['samples']:7.0f}  {g['legal_moves_min_us']:6.1f} / "
+            f"{g['legal_moves_us']:6.1f} / {g['legal_moves_max_us']:7.1f}  "
             f"{g['apply_us']:5.1f}  {g['open_edges']:10.1f}  {g['free_cells']:10.1f}"
         )
 

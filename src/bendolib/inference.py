@@ -21,12 +21,14 @@ from functools import lru_cache
 import attrs
 
 from bendolib.geometry.board import Board
-from bendolib.geometry.chain import as_chain
-from bendolib.moves import OPENING, Draw, Pass, Place
+from bendolib.geometry.chain import ChainGeometry, as_chain
+from bendolib.geometry.triangles import TriangleBoard
+from bendolib.moves import OPENING, Draw, Pass, Place, PlaceInCell
 from bendolib.observation import HIDDEN, Observation, stock_start
 from bendolib.placing import placements
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision
+from bendolib.rules.triangles import HighestTriple
 from bendolib.state import PLAYING, GameState
 from bendolib.tiles import indices
 
@@ -147,11 +149,19 @@ def fitting_mask(rules: RuleSet, players: int, board: Board) -> int:
             _FITS.clear()
         held = (rules, {})
         _FITS[id(rules)] = held
-    key: tuple[object, ...] = tuple((end.value, end.free) for end in board.ends)
-    joints_of = getattr(rules.geometry, "joints", None)
-    if rules.even_closing and joints_of is not None:
-        # which placements would close the chain depends on where the ends lie
-        key += (joints_of(board),)
+    key: tuple[object, ...]
+    if isinstance(board, TriangleBoard):
+        # what fits a free cell is what fits the numbers its corners must show
+        key = ("cells", frozenset(board.patterns))
+    elif isinstance(rules.geometry, ChainGeometry):
+        key = tuple((end.value, end.free) for end in board.ends)
+        joints_of = getattr(rules.geometry, "joints", None)
+        if rules.even_closing and joints_of is not None:
+            # which placements would close the chain depends on where the ends lie
+            key += (joints_of(board),)
+    else:
+        # a geometry of its own: its ends need not say what fits; the board does
+        key = ("board", board)
     cached = held[1].get(key)
     if cached is None:
         probe = _probe(rules, players, board)
@@ -252,7 +262,7 @@ def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDe
 
     placed: dict[int, tuple[int, int]] = {}
     for index, turn in enumerate(obs.history):
-        if isinstance(turn.move, Place):
+        if isinstance(turn.move, (Place, PlaceInCell)):
             placed[tileset.index(turn.move.tile)] = (turn.player, index)
     own_taken = _mask(t.tile for t in obs.taken if t.player == me)
     own_placed = _mask(i for i, (seat, _) in placed.items() if seat == me)
@@ -456,6 +466,12 @@ def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
                 )
             on_board |= 1 << tile
             turn_player = -1
+        elif isinstance(move, PlaceInCell):
+            tile = tileset.index(move.tile)
+            placements.append((player, index, tile, turn_draws if drew else None))
+            board = geometry.play(board, move)
+            on_board |= 1 << tile
+            turn_player = -1
         elif isinstance(move, Pass):
             fits = fitting(obs, board) & ~on_board
             if drew:
@@ -475,18 +491,22 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
     """
     Tiles that no other seat can have been dealt, given how the round started: for
     the start policies that pick the holder of the highest tile of some kind
-    (:class:`HighestDouble`, :class:`HolderOf`), any tile that would have outranked
-    the known one.  Other policies are left to the sampler's final check.
+    (:class:`HighestDouble`, :class:`HolderOf`, the triangles' :class:`HighestTriple`),
+    any tile that would have outranked the known one.  Other policies are left to the
+    sampler's final check.
     """
     policy = obs.rules.start
-    if type(policy) not in (HighestDouble, HolderOf):
+    if type(policy) not in (HighestDouble, HolderOf, HighestTriple):
         return {}
     tileset = obs.rules.tileset
     history = obs.history
     starter = history[0].player if history else obs.current_player
     opening = obs.opening
-    if history and isinstance(history[0].move, Place) and history[0].move.end == OPENING:
-        opening = tileset.index(history[0].move.tile)
+    first = history[0].move if history else None
+    if isinstance(first, Place) and first.end == OPENING:
+        opening = tileset.index(first.tile)
+    elif isinstance(first, PlaceInCell) and not obs.rules.deal.table_tiles:
+        opening = tileset.index(first.tile)  # a round of cells opens on an empty board
     base = [0] * obs.players
     base[obs.player] = own_block
     if opening >= 0:

@@ -8,7 +8,7 @@ import attrs
 
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board, End
-from bendolib.moves import Draw, Place
+from bendolib.moves import Draw, Place, PlaceInCell
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GAME_OVER, PLAYING, GameState, RoundResult, Turn
 from bendolib.tiles import Tile, indices
@@ -252,7 +252,7 @@ def _owners(state: GameState, history: tuple[Turn, ...]) -> dict[int, int]:
             owner[i] = seat
     tileset = state.rules.tileset
     for turn in history:
-        if isinstance(turn.move, Place):
+        if isinstance(turn.move, (Place, PlaceInCell)):
             owner[tileset.index(turn.move.tile)] = turn.player
     return owner
 

@@ -10,9 +10,14 @@ for every seat.  Playout ``i`` of a batch draws its random choices from
   is spent on a move that is the only one);
 * ``"heaviest"``: the search bot's rollout policy: the first listed placement of the
   most points in hand, else the draw, else the first move;
-* ``"greedy"``: :class:`bendolib.bots.GreedyBot`'s choice: the heaviest placement, ties
-  going to the one that leaves the most tiles of the hand playable (the first listed
-  among equals), else the draw, else the first move.
+* ``"greedy"``: :class:`bendolib.bots.GreedyBot`'s choice: the placement scoring the
+  most at once under a per-move play scoring (the triangles'; none on the chains), then
+  the heaviest, ties going to the one that leaves the most tiles of the hand playable
+  (the first listed among equals), else the draw, else the first move.
+
+A placement is a :class:`~bendolib.moves.Place` on the chains, a
+:class:`~bendolib.moves.PlaceInCell` on the triangles (which the kernel leaves to this
+module).
 
 :mod:`bendolib.playouts` runs the same playouts in compiled code when it can;
 :func:`reference_playouts` is what it must agree with, and what runs when it cannot.
@@ -27,7 +32,7 @@ from bendolib.engine import apply, legal_moves
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board
 from bendolib.geometry.chain import as_chain
-from bendolib.moves import DRAW, OPENING, Move, Place
+from bendolib.moves import DRAW, OPENING, Move, Place, PlaceInCell, PlaceMove
 from bendolib.placing import placements
 from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import RuleSet
@@ -68,7 +73,7 @@ def heaviest_index(legal: Sequence[Move]) -> int:
     best = -1
     points = -1
     for k, move in enumerate(legal):
-        if type(move) is Place and move.tile.points > points:
+        if (type(move) is Place or type(move) is PlaceInCell) and move.tile.points > points:
             best, points = k, move.tile.points
     if best >= 0:
         return best
@@ -78,8 +83,10 @@ def heaviest_index(legal: Sequence[Move]) -> int:
     return 0
 
 
-def board_after(rules: RuleSet, board: Board, move: Place) -> Board:
+def board_after(rules: RuleSet, board: Board, move: PlaceMove) -> Board:
     """The board once ``move`` is placed on ``board``."""
+    if type(move) is not Place:
+        return rules.geometry.play(board, move)  # a cell geometry's own placement
     if move.end == OPENING:
         return rules.geometry.open([(move.tile, move.inward)])
     geometry = as_chain(rules.geometry)  # the kernel's playouts are on chain geometries
@@ -97,24 +104,28 @@ def fitting(state: GameState, board: Board) -> int:
 
 def greedy_index(state: GameState, legal: Sequence[Move]) -> int:
     """The ``"greedy"`` policy (:class:`bendolib.bots.GreedyBot`'s choice), as an index."""
-    top = -1
+    rules = state.rules
+    score_move = getattr(rules.play_scoring, "score_move", None)
+    top: tuple[int, int] = (-(1 << 62), -1)
     heaviest: list[int] = []
     for k, move in enumerate(legal):
-        if type(move) is Place:
-            points = move.tile.points
-            if points > top:
-                top, heaviest = points, [k]
-            elif points == top:
+        if type(move) is Place or type(move) is PlaceInCell:
+            now = 0
+            if score_move is not None:
+                now = int(score_move(state, move, board_after(rules, state.board, move)))
+            rank = (now, move.tile.points)
+            if rank > top:
+                top, heaviest = rank, [k]
+            elif rank == top:
                 heaviest.append(k)
     if len(heaviest) == 1:
         return heaviest[0]
     if heaviest:
-        rules = state.rules
         hand = state.hand_masks[state.current_player]
         best, most = heaviest[0], -1
         for k in heaviest:
             move = legal[k]
-            assert isinstance(move, Place)
+            assert isinstance(move, (Place, PlaceInCell))
             rest = hand & ~(1 << rules.tileset.index(move.tile))
             options = 0
             if rest:

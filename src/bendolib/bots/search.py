@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import attrs
 
 from bendolib.engine import apply, legal_moves
-from bendolib.moves import DRAW, Move, Place
+from bendolib.moves import DRAW, Move, Place, PlaceInCell
 from bendolib.observation import Observation
 from bendolib.playouts import playouts
 from bendolib.sampling import sample_state
@@ -30,7 +30,7 @@ def heaviest_move(moves: Sequence[Move]) -> Move:
     best: Move | None = None
     points = -1
     for move in moves:
-        if isinstance(move, Place) and move.tile.points > points:
+        if isinstance(move, (Place, PlaceInCell)) and move.tile.points > points:
             best, points = move, move.tile.points
     if best is not None:
         return best

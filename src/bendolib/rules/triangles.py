@@ -161,6 +161,14 @@ class TriominoesRoundScoring:
         if self.blocked not in ("each_loses", "lowest_collects"):
             raise RuleSetError(f"unknown blocked rule {self.blocked!r}")
 
+    @property
+    def negative_points(self) -> bool:
+        """
+        Declared for :mod:`bendolib.testing`: under ``"each_loses"`` a blocked round
+        takes points away.
+        """
+        return self.blocked == "each_loses"
+
     def score(self, outcome: RoundOutcome) -> RoundScore:
         """The points each seat wins (or loses) for the round."""
         hands = outcome.hand_points

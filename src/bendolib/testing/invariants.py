@@ -21,7 +21,7 @@ from bendolib import position_text, records
 from bendolib.engine import apply, deal_from, legal_moves
 from bendolib.errors import BendolibError, IllegalMoveError
 from bendolib.geometry import lattice
-from bendolib.moves import OPENING, Draw, Move, NextRound, Pass, Place
+from bendolib.moves import OPENING, Draw, Move, NextRound, Pass, Place, PlaceInCell
 from bendolib.notation import parse_move
 from bendolib.observation import Observation
 from bendolib.rng import SplitMix64, derive_seed
@@ -248,12 +248,29 @@ def scores_as_declared(before: GameState, move: Move, after: GameState) -> str |
         return f"play points {_seq(play)} without a play-scoring policy"
     if any(v for seat, v in enumerate(play) if seat != before.current_player):
         return f"play points {_seq(play)} went to a player other than the mover"
-    if rules.play_scoring is not None and isinstance(move, Place) and any(play):
+    score_move = getattr(rules.play_scoring, "score_move", None)
+    if score_move is not None and isinstance(move, (Place, PlaceInCell)):
+        # a play scoring that values the move itself (the triangles: sums and bonuses)
+        declared = int(score_move(before, move, after.board))
+        if play[before.current_player] != declared:
+            return (
+                f"the placement {move} scored {play[before.current_player]} in play; "
+                f"the play scoring declares {declared}"
+            )
+    elif rules.play_scoring is not None and isinstance(move, Place) and any(play):
         declared = cast(PlayScoring, rules.play_scoring).score(after.board.values)
         if play[before.current_player] != declared:
             return (
                 f"the placement scored {play[before.current_player]} in play; "
                 f"the play scoring declares {declared} for ends {_seq(after.board.values)}"
+            )
+    if isinstance(move, (Draw, Pass)):
+        # a draw or a pass costs what the penalty policy declares (nothing without one)
+        cost = 0 if rules.penalties is None else rules.penalties.cost(before, move, after)
+        if play[before.current_player] != -cost:
+            return (
+                f"a {move} changed the mover's play points by {play[before.current_player]}; "
+                f"the penalties declare {-cost}"
             )
     delta = _minus(after.scores, before.scores)
     if after.phase == PLAYING:
@@ -510,7 +527,7 @@ def moves_as_declared(before: GameState, move: Move, after: GameState) -> str | 
         return "the deck changed during the round"
     if after.stock_pos < before.stock_pos:
         return f"the stock grew back from {before.stock_size} to {after.stock_size} tiles"
-    if isinstance(move, Place):
+    if isinstance(move, (Place, PlaceInCell)):
         tileset = before.rules.tileset
         bit = 1 << tileset.index(move.tile)
         if new[mover] != old[mover] & ~bit:
@@ -574,6 +591,8 @@ def play_points_not_negative(before: GameState, move: Move, after: GameState) ->
         return None
     if declared(before.rules.play_scoring, "negative_points"):
         return None
+    if not isinstance(move, (Place, PlaceInCell)):
+        return None  # a draw's or a pass's penalty: checked by scores_as_declared
     gained = _minus(after.play_points, before.play_points)
     if any(p < 0 for p in gained):
         return f"{move} scored negative play points {_seq(gained)}"

@@ -155,14 +155,18 @@ def ruleset_parameters(draw: st.DrawFn, rules: RuleSet) -> dict[str, Any]:
 
 @st.composite
 def rulesets(
-    draw: st.DrawFn, names: Sequence[str] | None = None, *, configured: bool = False
+    draw: st.DrawFn,
+    names: Sequence[str | RuleSet] | None = None,
+    *,
+    configured: bool = False,
 ) -> RuleSet:
     """
-    A registered rule set (one of ``names``, every registered one by default); with
-    ``configured``, some of its parameters changed to other valid values.
+    A registered rule set (one of ``names``, every registered one by default; an entry
+    may also be a :class:`RuleSet` itself, e.g. ``bendolib.rules.TRIANGLE_RULESETS``);
+    with ``configured``, some of its parameters changed to other valid values.
     """
     name = draw(st.sampled_from(tuple(names)) if names is not None else ruleset_names())
-    rules = registry.get(name)
+    rules = name if isinstance(name, RuleSet) else registry.get(name)
     if configured:
         rules = rules.configure(**draw(ruleset_parameters(rules)))
     return rules
