@@ -15,7 +15,8 @@ is not legal ends the episode with reward ``-reward_bound`` (``illegal="penalty"
 raises :class:`~bendolib.errors.IllegalMoveError` (``illegal="raise"``).
 
 Importing this module registers one environment per rule set, ``bendolib/<Name>-v0``
-with the name in CamelCase (``bendolib/Basic-v0``, ``bendolib/AllFive-v0``...)::
+with the name in CamelCase (``bendolib/Basic-v0``, ``bendolib/AllFive-v0``,
+``bendolib/Triominoes-v0``...)::
 
     import gymnasium
     import bendolib.adapters.gymnasium
@@ -166,7 +167,7 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.game_state
         if state is not None and state.phase == PLAYING and state.current_player == self.seat:
             for move in legal_moves(state):
-                mask[action_index(move, self.rules)] = 1
+                mask[action_index(move, self.rules, state.board)] = 1
         return mask
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -202,7 +203,8 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if state is None or self._over():
             raise IllegalMoveError(action, "the episode is over: call reset()")
         legal = legal_moves(state)
-        move = next((m for m in legal if action_index(m, self.rules) == action), None)
+        board = state.board
+        move = next((m for m in legal if action_index(m, self.rules, board) == action), None)
         if move is None:
             if self.illegal == "raise":
                 raise IllegalMoveError(action, f"action {action} is not legal here", legal)
@@ -230,14 +232,19 @@ def env_id(rules_name: str) -> str:
     return "bendolib/" + "".join(part.capitalize() for part in rules_name.split("-")) + "-v0"
 
 
-def register(rules_name: str) -> str:
-    """Register the rule set ``rules_name`` with Gymnasium; returns its id."""
-    ident = env_id(rules_name)
+def register(rules: str | RuleSet) -> str:
+    """
+    Register a rule set (by name, or a :class:`RuleSet` not registered with bendolib)
+    with Gymnasium; returns its id.  An id registered once stays bound to its first
+    rule set.
+    """
+    ident = env_id(rules if isinstance(rules, str) else rules.name)
     if ident not in gymnasium.registry:
+        given: RuleSet | str = registry.get(rules).name if isinstance(rules, str) else rules
         gymnasium.register(
             id=ident,
             entry_point="bendolib.adapters.gymnasium:BendolibGymEnv",
-            kwargs={"rules": registry.get(rules_name).name},
+            kwargs={"rules": given},
         )
     return ident
 
