@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import bendolib  # noqa: E402
 from bendolib import rules  # noqa: E402
 from bendolib.adapters import gymnasium as adapter  # noqa: E402
-from bendolib.encoding import action_count, action_index, encode  # noqa: E402
+from bendolib.encoding import action_count, action_index, encode, layout_planes  # noqa: E402
 from bendolib.errors import IllegalMoveError  # noqa: E402
 from bendolib.rules.triangles import TRIANGLE_DOMINOES, TRIOMINOES  # noqa: E402
 
@@ -184,3 +184,23 @@ def test_a_triominoes_match_episode_plays_every_round_to_the_target() -> None:
     assert state.is_game_over and state.round_number > 1
     assert max(state.scores) >= TRIOMINOES.match.target
     assert total == pytest.approx(state.scores[0] - sum(state.scores) / 2)
+
+
+def test_planes_add_the_triangle_layout_as_a_2d_grid() -> None:
+    env = gymnasium.make(adapter.register(TRIANGLE_DOMINOES), planes=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+    observation, _ = env.reset(seed=3)
+    for _ in range(6):
+        layout = observation["layout"]
+        board = env.unwrapped.game_state.board
+        assert layout.shape == (8, 56, 56) and layout.dtype == np.int32
+        assert np.array_equal(layout, layout_planes(board, TRIANGLE_DOMINOES))
+        assert int(layout[0].sum() + layout[4].sum()) == len(board.placements) > 0
+        observation, _, done, _, _ = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        if done:
+            break
+    with pytest.raises(bendolib.BendolibError, match="planes"):
+        adapter.BendolibGymEnv("basic", planes=True)

@@ -8,7 +8,8 @@ The agent plays one seat; the other seats are played by bendolib bots
 ``observation``, the fixed-size encoding of :mod:`bendolib.encoding` (int32), and
 ``action_mask`` (int8, the legal actions); the mask is also in ``info["action_mask"]``
 and :meth:`BendolibGymEnv.action_masks` (what ``sb3_contrib``'s ``MaskablePPO``
-asks for).  Actions are the fixed action numbers of
+asks for); on the triangle games, ``planes=True`` adds ``layout``, the layout as a 2-D
+grid (:func:`bendolib.encoding.layout_planes`).  Actions are the fixed action numbers of
 :func:`bendolib.encoding.action_index`.  The reward is the agent's side gain in a
 round minus the mean gain of the seats (given when the round ends).  An action that
 is not legal ends the episode with reward ``-reward_bound`` (``illegal="penalty"``) or
@@ -43,7 +44,15 @@ from bendolib import bots as bot_registry
 from bendolib import rules as registry
 from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.bots.bot import Bot
-from bendolib.encoding import action_count, action_index, encode, encoding_size
+from bendolib.encoding import (
+    action_count,
+    action_index,
+    encode,
+    encoding_size,
+    layout_planes,
+    on_cells,
+    planes_shape,
+)
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.moves import NEXT_ROUND
@@ -64,7 +73,8 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     seat in seat order), ``seat`` (the agent's seat, or ``"random"`` for a new one
     every episode), ``episode`` (``"round"`` or ``"match"``), ``skip_forced`` (play
     the agent's only legal move for it, as tournaments do: default True), ``illegal``
-    (``"penalty"`` or ``"raise"``), ``render_mode`` (``"ansi"``).  ``reset(seed=...)``
+    (``"penalty"`` or ``"raise"``), ``render_mode`` (``"ansi"``), ``planes`` (triangle
+    games: the observation's ``layout``, the 2-D planes of the layout).  ``reset(seed=...)``
     picks the deal and the bots' random generators: the same seed and actions give the
     same episode.
     """
@@ -81,8 +91,12 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         skip_forced: bool = True,
         illegal: Literal["penalty", "raise"] = "penalty",
         render_mode: str | None = None,
+        planes: bool = False,
     ) -> None:
         self.rules = registry.get(rules) if isinstance(rules, str) else rules
+        if planes and not on_cells(self.rules):
+            raise RuleSetError(f"planes=True draws a layout of cells: {self.rules.name} has none")
+        self.planes = planes
         self.players = min(self.rules.player_counts) if players is None else players
         if self.players not in self.rules.player_counts:
             raise RuleSetError(
@@ -107,14 +121,16 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.reward_bound = reward_bound(self.rules)
         count = action_count(self.rules)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -_LIMIT, _LIMIT, (encoding_size(self.rules, self.players),), np.int32
-                ),
-                "action_mask": spaces.Box(0, 1, (count,), np.int8),
-            }
-        )
+        observed: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(
+                -_LIMIT, _LIMIT, (encoding_size(self.rules, self.players),), np.int32
+            ),
+            "action_mask": spaces.Box(0, 1, (count,), np.int8),
+        }
+        if planes:
+            top = max(self.rules.tileset.top, 1)
+            observed["layout"] = spaces.Box(-1, top, planes_shape(self.rules), np.int32)
+        self.observation_space = spaces.Dict(observed)
         self.action_space: spaces.Discrete = spaces.Discrete(count)
         self.reward_range = (-self.reward_bound, self.reward_bound)
         self.game_state: GameState | None = None
@@ -159,7 +175,10 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _observation(self) -> dict[str, Any]:
         assert self.game_state is not None
         encoded = np.asarray(encode(self.game_state.observation(self.seat)), dtype=np.int32)
-        return {"observation": encoded, "action_mask": self.action_masks()}
+        observed = {"observation": encoded, "action_mask": self.action_masks()}
+        if self.planes:
+            observed["layout"] = layout_planes(self.game_state.board, self.rules)
+        return observed
 
     def action_masks(self) -> Any:
         """1 (int8) for each legal action of the agent (all 0 once the episode is over)."""
