@@ -77,21 +77,14 @@ def site_order(board: Board) -> tuple[int, ...]:
     down.  It depends only on where the tiles lie, not on the order they were laid.
     Empty for other boards.
     """
-    return _slots(board)[0]
+    return tuple(sorted(board.sites)) if isinstance(board, TriangleBoard) else ()
 
 
-#: The latest board asked about and its site order and slots (a mask lists every legal
-#: move of one board: the sort is done once).
-_LAST_SLOTS: list[tuple[Board, tuple[int, ...], dict[int, int]]] = []
-
-
-def _slots(board: Board) -> tuple[tuple[int, ...], dict[int, int]]:
-    if _LAST_SLOTS and _LAST_SLOTS[0][0] is board:
-        return _LAST_SLOTS[0][1], _LAST_SLOTS[0][2]
-    order = tuple(sorted(board.sites)) if isinstance(board, TriangleBoard) else ()
-    slots = {site: k for k, site in enumerate(order)}
-    _LAST_SLOTS[:] = [(board, order, slots)]
-    return order, slots
+def _slots(board: Board | None) -> dict[int, int]:
+    """The slot of each site of ``board`` (cell key to slot)."""
+    if board is None:
+        return {}
+    return {site: k for k, site in enumerate(site_order(board))}
 
 
 def layout(rules: RuleSet, players: int) -> tuple[Field, ...]:
@@ -342,6 +335,11 @@ def action_index(move: Move, rules: RuleSet, board: Board | None = None) -> int:
     slot of its cell in :func:`site_order` of ``board``, the board it is laid on
     (required for those).
     """
+    return _index(move, rules, board, None)
+
+
+def _index(move: Move, rules: RuleSet, board: Board | None, slots: dict[int, int] | None) -> int:
+    """:func:`action_index`, with the slots of ``board``'s sites when already known."""
     tiles, ends, values, turns = _dimensions(rules)
     placements = _placements(rules)
     if isinstance(move, Draw):
@@ -351,7 +349,7 @@ def action_index(move: Move, rules: RuleSet, board: Board | None = None) -> int:
     if isinstance(move, NextRound):
         return tiles + placements + 2
     if isinstance(move, PlaceInCell) and on_cells(rules):
-        return _cell_index(move, rules, board)
+        return _cell_index(move, rules, board, slots)
     if not isinstance(move, Place) or on_cells(rules):
         raise ValueError(f"{move} has no action in the encoding of {rules.name}")
     tile = rules.tileset.index(move.tile)
@@ -367,13 +365,15 @@ def action_index(move: Move, rules: RuleSet, board: Board | None = None) -> int:
     return tiles + index
 
 
-def _cell_index(move: PlaceInCell, rules: RuleSet, board: Board | None) -> int:
+def _cell_index(
+    move: PlaceInCell, rules: RuleSet, board: Board | None, slots: dict[int, int] | None
+) -> int:
     if board is None:
         raise ValueError(f"numbering {move} needs the board it is laid on (board=...)")
     tile = rules.tileset.index(move.tile)
     if not board.placements:
         return tile  # the opening: one per tile, in the first cell
-    slot = _slots(board)[1].get(move.cell.key)
+    slot = (slots if slots is not None else _slots(board)).get(move.cell.key)
     if slot is None:
         raise ValueError(f"cell {move.cell} of {move} is not a free cell beside the layout")
     if not 0 <= move.rotation < ROTATIONS:
@@ -389,8 +389,9 @@ def action_mask(
     :func:`action_index`).
     """
     mask = [0] * action_count(rules)
+    slots = _slots(board)  # sorted once for all the moves
     for move in legal_moves:
-        mask[action_index(move, rules, board)] = 1
+        mask[_index(move, rules, board, slots)] = 1
     return tuple(mask)
 
 
@@ -401,8 +402,9 @@ def move_of(
     The legal move numbered ``index`` (ValueError if none is; ``board`` as in
     :func:`action_index`).
     """
+    slots = _slots(board)
     for move in legal_moves:
-        if action_index(move, rules, board) == index:
+        if _index(move, rules, board, slots) == index:
             return move
     raise ValueError(f"action {index} is not legal here")
 
