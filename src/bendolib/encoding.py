@@ -20,7 +20,7 @@ layout as planes of a 2-D grid that holds every layout the tile set can make.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -225,15 +225,15 @@ def _layout_fields(board: Board, rules: RuleSet) -> list[int]:
             cell = placed.cell
             cells[i : i + 4] = [cell.x, cell.y, int(cell.down), placed.rotation]
     slots = max_sites(rules)
-    order = site_order(board)
-    if len(order) > slots:  # pragma: no cover - max_sites bounds every layout
-        raise ValueError(f"{len(order)} sites do not fit the encoding's {slots} slots")
     sites: list[int] = []
-    assert isinstance(board, TriangleBoard) or not order
-    for key in order:
-        x, y, down = cell_coords(key)
-        sites += [1, x, y, int(down), *cast(TriangleBoard, board).cell_numbers(key)]
-    return cells + sites + [0] * (7 * (slots - len(order)))
+    if isinstance(board, TriangleBoard):  # (an empty table is a plain Board)
+        order = site_order(board)
+        if len(order) > slots:  # pragma: no cover - max_sites bounds every layout
+            raise ValueError(f"{len(order)} sites do not fit the encoding's {slots} slots")
+        for key in order:
+            x, y, down = cell_coords(key)
+            sites += [1, x, y, int(down), *board.cell_numbers(key)]
+    return cells + sites + [0] * (7 * slots - len(sites))
 
 
 def _last_move(obs: Observation) -> list[int]:
