@@ -15,8 +15,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import bendolib  # noqa: E402
 from bendolib import rules  # noqa: E402
 from bendolib.adapters import gymnasium as adapter  # noqa: E402
-from bendolib.encoding import action_count, encode  # noqa: E402
+from bendolib.encoding import action_count, action_index, encode, layout_planes  # noqa: E402
 from bendolib.errors import IllegalMoveError  # noqa: E402
+from bendolib.rules.triangles import TRIANGLE_DOMINOES, TRIOMINOES  # noqa: E402
 
 
 def test_every_rule_set_has_an_id() -> None:
@@ -120,3 +121,86 @@ def test_the_constructor_checks_its_arguments() -> None:
         adapter.BendolibGymEnv("basic", seat=2)
     env = adapter.BendolibGymEnv("all-five", players=3)
     assert env.action_space.n == action_count(rules.get("all-five"))
+
+
+# -- the triangle games (issue 15) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "ident", "kwargs"),
+    [
+        (TRIANGLE_DOMINOES, "bendolib/TriangleDominoes-v0", {"players": 3}),
+        (TRIOMINOES, "bendolib/Triominoes-v0", {"episode": "match", "seat": "random"}),
+    ],
+)
+def test_the_triangle_games_pass_check_env_under_their_ids(
+    ruleset: bendolib.RuleSet, ident: str, kwargs: dict[str, Any]
+) -> None:
+    # the ids come from the rule sets' names (registered with bendolib or, before
+    # that, from the rule set itself)
+    assert adapter.register(ruleset) == ident == adapter.env_id(ruleset.name)
+    env = gymnasium.make(ident, **kwargs)
+    assert env.unwrapped.rules == ruleset
+    assert env.action_space.n == action_count(ruleset)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize("ruleset", [TRIANGLE_DOMINOES, TRIOMINOES], ids=lambda r: r.name)
+def test_a_masked_random_agent_plays_a_whole_triangle_episode(ruleset: bendolib.RuleSet) -> None:
+    env = gymnasium.make(adapter.register(ruleset), opponents="greedy", players=2)
+    rng = np.random.default_rng(2)
+    observation, info = env.reset(seed=4)
+    total, done, steps = 0.0, False, 0
+    while not done:
+        mask = observation["action_mask"]
+        state = env.unwrapped.game_state
+        assert tuple(observation["observation"]) == encode(state.observation(0))
+        legal = bendolib.legal_moves(state)
+        assert mask.sum() == len(legal) and np.array_equal(mask, info["action_mask"])
+        assert {action_index(m, ruleset, state.board) for m in legal} == set(np.flatnonzero(mask))
+        action = int(rng.choice(np.flatnonzero(mask)))
+        observation, reward, done, _, info = env.step(action)
+        total += reward
+        steps += 1
+    state = env.unwrapped.game_state
+    assert state.is_round_over and steps > 3
+    gains = state.scores  # one round from 0-0: the gains are the scores
+    assert total == pytest.approx(gains[0] - sum(gains) / 2)
+
+
+def test_a_triominoes_match_episode_plays_every_round_to_the_target() -> None:
+    env = gymnasium.make(adapter.register(TRIOMINOES), episode="match", opponents="random")
+    rng = np.random.default_rng(0)
+    observation, _ = env.reset(seed=1)
+    done, total = False, 0.0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, done, _, _ = env.step(action)
+        total += reward
+    state = env.unwrapped.game_state
+    assert state.is_game_over and state.round_number > 1
+    assert max(state.scores) >= TRIOMINOES.match.target
+    assert total == pytest.approx(state.scores[0] - sum(state.scores) / 2)
+
+
+def test_planes_add_the_triangle_layout_as_a_2d_grid() -> None:
+    env = gymnasium.make(adapter.register(TRIANGLE_DOMINOES), planes=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+    observation, _ = env.reset(seed=3)
+    for _ in range(6):
+        layout = observation["layout"]
+        board = env.unwrapped.game_state.board
+        assert layout.shape == (8, 56, 56) and layout.dtype == np.int32
+        assert np.array_equal(layout, layout_planes(board, TRIANGLE_DOMINOES))
+        assert int(layout[0].sum() + layout[4].sum()) == len(board.placements) > 0
+        observation, _, done, _, _ = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        if done:
+            break
+    with pytest.raises(bendolib.BendolibError, match="planes"):
+        adapter.BendolibGymEnv("basic", planes=True)

@@ -12,8 +12,16 @@ pyspiel: Any = pytest.importorskip("pyspiel", reason="needs the openspiel extra"
 import bendolib  # noqa: E402
 from bendolib import rules  # noqa: E402
 from bendolib.adapters import openspiel as adapter  # noqa: E402
-from bendolib.encoding import action_index, encode, encoding_size  # noqa: E402
+from bendolib.encoding import (  # noqa: E402
+    action_count,
+    action_index,
+    encode,
+    encoding_size,
+    history_actions,
+)
 from bendolib.engine import deal_from  # noqa: E402
+from bendolib.rules.triangles import TRIANGLE_RULESETS  # noqa: E402
+from bendolib.sampling import SamplingError, sample_state  # noqa: E402
 from bendolib.tournament import SerialExecutor, play_match, run_tournament  # noqa: E402
 
 
@@ -218,3 +226,158 @@ def test_rl_environment_runs_an_episode() -> None:
 def test_negative_deals_are_refused() -> None:
     with pytest.raises(Exception, match="deals"):
         pyspiel.load_game("bendolib_basic", {"players": 2, "deals": -1})
+
+
+# -- the triangle games (issue 15) ---------------------------------------------------------
+
+TRIANGLE_DOMINOES, TRIOMINOES = TRIANGLE_RULESETS
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [(TRIANGLE_DOMINOES, 3), (TRIOMINOES, 2)])
+def test_the_triangle_games_load_by_name_and_pass_random_simulation(
+    ruleset: bendolib.RuleSet, players: int
+) -> None:
+    name = adapter.register(ruleset)  # registered by bendolib's registry once it names them
+    assert name == adapter.game_name(ruleset.name) and name in pyspiel.registered_names()
+    game = pyspiel.load_game(name, {"players": players})
+    assert game.get_type().short_name == name
+    assert game.num_distinct_actions() == action_count(ruleset) == 9803
+    assert game.observation_tensor_size() == encoding_size(ruleset, players)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_a_triangle_deck_is_dealt_tile_by_tile() -> None:
+    game = pyspiel.load_game(adapter.register(TRIOMINOES), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    deck: list[int] = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 56 - len(deck)
+        deck.append(rng.choice([a for a, _ in outcomes]))
+        state.apply_action(deck[-1])
+    assert state.state == deal_from(TRIOMINOES, 2, tuple(deck))
+
+
+def test_a_triangle_round_plays_with_encodings_and_information_states() -> None:
+    """Every tensor is the encoding; the information state holds every move and cell."""
+    game = pyspiel.load_game(adapter.register(TRIANGLE_DOMINOES), {"players": 2})
+    fields = {n: (o, k) for n, o, k in adapter.infostate_fields(TRIANGLE_DOMINOES, 2)}
+    state = _dealt(game, random.Random(6))
+    rng = random.Random(6)
+    played: list[tuple[int, int]] = []  # (seat, action) of every move applied
+    while not state.is_terminal():
+        player = state.current_player()
+        obs = state.state.observation(player)
+        assert list(state.observation_tensor(player)) == [float(v) for v in encode(obs)]
+        tensor = state.information_state_tensor(player)
+        offset, length = fields["history"]
+        expected = [v for seat, action in played for v in ((seat - player) % 2 + 1, action + 1)]
+        moves = [int(v) for v in tensor[offset : offset + length]]
+        assert moves == expected + [0] * (length - len(expected))
+        assert history_actions(TRIANGLE_DOMINOES, obs.history) == tuple(a for _, a in played)
+        info = state.information_state_string(player)
+        assert all(str(turn.move) in info for turn in obs.history)  # with their cells
+        for action in state.legal_actions():
+            described = state.action_to_string(player, action)
+            move = state._held.moves()[action]
+            assert str(getattr(move, "tile", move)) in described
+        action = rng.choice(state.legal_actions())
+        played.append((player, action))
+        state.apply_action(action)
+    assert len(played) > 10
+    returns = state.returns()
+    scores = state.state.scores  # one round from 0-0: the gains are the scores
+    assert sum(returns) == pytest.approx(0.0)
+    assert returns[0] - returns[1] == pytest.approx(scores[0] - scores[1])
+    assert max(map(abs, returns)) <= game.max_utility()
+
+
+def test_openspiels_mcts_plays_triangle_rounds() -> None:
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import mcts
+
+    for ruleset in TRIANGLE_RULESETS:
+        game = pyspiel.load_game(adapter.register(ruleset), {"players": 2})
+        random_state = np.random.RandomState(3)
+        evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+        bot = mcts.MCTSBot(game, 10.0, 3, evaluator, random_state=random_state)
+        state = _dealt(game, random.Random(3))
+        searched = 0
+        while not state.is_terminal():
+            if state.current_player() == 0 and searched < 8:
+                action = bot.step(state)
+                searched += 1
+            else:
+                action = random.Random(len(state.history())).choice(state.legal_actions())
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert searched > 1 and sum(state.returns()) == pytest.approx(0.0)
+
+
+def _sampling_fails() -> bool:
+    """True while ``sample_state`` cannot sample every seat's view after an opening."""
+    for seed in range(3):
+        state = bendolib.new_game(TRIANGLE_DOMINOES, 2, seed)
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+        for seat in range(2):
+            try:
+                sample_state(state.observation(seat), random.Random(seed))
+            except SamplingError:
+                return True
+    return False
+
+
+#: Resampling needs ``sample_state`` on the triangle games (issue 15, another branch):
+#: while it raises SamplingError these tests are expected to fail with it; once it
+#: samples, they run as any other.
+_SAMPLING = pytest.mark.xfail(
+    _sampling_fails(),
+    raises=SamplingError,
+    strict=True,
+    reason="issue 15: sample_state does not yet sample the triangle games",
+)
+
+
+@_SAMPLING
+@pytest.mark.parametrize("ruleset", TRIANGLE_RULESETS, ids=lambda r: r.name)
+def test_resample_from_infostate_on_a_triangle_game(ruleset: bendolib.RuleSet) -> None:
+    game = pyspiel.load_game(adapter.register(ruleset), {"players": 3})
+    rng = random.Random(8)
+    sampler = random.Random(9).random
+    state = _dealt(game, rng)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        for p in range(3):
+            other = state.resample_from_infostate(p, sampler)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            again = game.new_initial_state()
+            for action in other.history():
+                again.apply_action(action)
+            assert again.state == other.state
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@_SAMPLING
+def test_openspiels_ismcts_and_the_ismcts_bot_play_a_triangle_round() -> None:
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(adapter.register(TRIANGLE_DOMINOES), {"players": 2})
+    random_state = np.random.RandomState(5)
+    evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+    bot = ismcts.ISMCTSBot(game, evaluator, 10.0, 4, random_state=random_state)
+    state = _dealt(game, random.Random(5))
+    searched = 0
+    while not state.is_terminal():
+        if state.current_player() == 0 and searched < 6:
+            action = bot.step(state)
+            searched += 1
+        else:
+            action = random.Random(len(state.history())).choice(state.legal_actions())
+        state.apply_action(action)
+    assert searched > 1
+    match = play_match(TRIANGLE_DOMINOES, [adapter.ISMCTSBot(simulations=2), "greedy"], seed=4)
+    assert match.final.is_game_over

@@ -13,9 +13,11 @@ np: Any = pytest.importorskip("numpy")
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from bendolib.adapters.pettingzoo import BendolibEnv, env, raw_env  # noqa: E402
-from bendolib.encoding import action_count, encode  # noqa: E402
+from bendolib.encoding import action_count, action_index, encode  # noqa: E402
+from bendolib.engine import legal_moves  # noqa: E402
 from bendolib.errors import IllegalMoveError  # noqa: E402
-from bendolib.rules import get  # noqa: E402
+from bendolib.rules import RuleSet, get  # noqa: E402
+from bendolib.rules.triangles import TRIANGLE_DOMINOES, TRIOMINOES  # noqa: E402
 
 
 @pytest.mark.parametrize(("name", "players"), [("basic", 2), ("all-five", 3), ("domino-pairs", 4)])
@@ -79,3 +81,35 @@ def test_with_an_illegal_reward_an_illegal_action_ends_the_episode() -> None:
         warnings.simplefilter("ignore")
         e.step(int(np.flatnonzero(mask == 0)[0]))
     assert all(e.terminations.values()) and e.rewards[offender] == -100.0
+
+
+# -- the triangle games (issue 15) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [(TRIANGLE_DOMINOES, 2), (TRIOMINOES, 3)])
+def test_pettingzoo_api_test_passes_on_the_triangle_games(ruleset: RuleSet, players: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(env(ruleset, players), num_cycles=200)
+    assert [str(w.message) for w in caught] == []
+
+
+def test_a_triangle_round_masks_exactly_the_legal_moves_on_their_board() -> None:
+    e = env(TRIOMINOES, 2)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, info = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        state = e.unwrapped.game_state
+        assert tuple(observation) == encode(state.observation(e.possible_agents.index(agent)))
+        legal = legal_moves(state)
+        numbers = {action_index(m, TRIOMINOES, state.board) for m in legal}
+        assert numbers == set(np.flatnonzero(info["action_mask"]))
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert sum(total.values()) == pytest.approx(0.0)
+    assert e.unwrapped.game_state.is_round_over

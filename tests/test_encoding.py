@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,13 +18,33 @@ from bendolib.encoding import (
     encode,
     encode_array,
     encoding_size,
+    history_actions,
     layout,
+    layout_planes,
+    layout_window,
     max_ends,
+    max_sites,
     move_of,
+    on_cells,
+    planes_shape,
+    site_order,
 )
-from bendolib.moves import Place
+from bendolib.geometry import TRIANGLES_GEOMETRY, Cell, TriangleBoard
+from bendolib.geometry.triangles import TrianglePlacement
+from bendolib.geometry.trilattice import neighbors
+from bendolib.moves import Place, PlaceInCell
+from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.state import GameState
+from bendolib.tiles import TRIANGLES
 from random_play import random_play as play
+from triangle_positions import D, U, build, fill
+
+#: Every rule set: the registered ones and the triangle games (issue 15; they are
+#: named in the registry by its phase 2, and then listed once).
+ALL = (
+    *(rules.get(name) for name in rules.names()),
+    *(r for r in TRIANGLE_RULESETS if r.name not in rules.names()),
+)
 
 
 def field(values: tuple[int, ...], name: str, state: GameState) -> tuple[int, ...]:
@@ -32,9 +54,8 @@ def field(values: tuple[int, ...], name: str, state: GameState) -> tuple[int, ..
     raise KeyError(name)
 
 
-@pytest.mark.parametrize("name", rules.names())
-def test_layout_tiles_the_vector_without_gaps(name: str) -> None:
-    ruleset = rules.get(name)
+@pytest.mark.parametrize("ruleset", ALL, ids=lambda r: r.name)
+def test_layout_tiles_the_vector_without_gaps(ruleset: bendolib.RuleSet) -> None:
     for players in ruleset.player_counts:
         offset = 0
         for f in layout(ruleset, players):
@@ -43,9 +64,11 @@ def test_layout_tiles_the_vector_without_gaps(name: str) -> None:
         assert offset == encoding_size(ruleset, players)
 
 
-@given(st.sampled_from(rules.names()), st.integers(0, 10_000), st.integers(0, 120))
-def test_every_observation_encodes_to_the_same_length(name: str, seed: int, moves: int) -> None:
-    state = play(name, seed, moves)
+@given(st.sampled_from(ALL), st.integers(0, 10_000), st.integers(0, 120))
+def test_every_observation_encodes_to_the_same_length(
+    ruleset: bendolib.RuleSet, seed: int, moves: int
+) -> None:
+    state = play(ruleset, seed, moves)
     n = len(state.rules.tileset)
     for seat in range(state.players):
         obs = state.observation(seat)
@@ -60,27 +83,30 @@ def test_every_observation_encodes_to_the_same_length(name: str, seed: int, move
         assert sizes[0] == len(state.hand(seat))
         assert sizes[1 % state.players] == len(state.hand((seat + 1) % state.players))
         assert field(values, "stock_size", state) == (state.stock_size,)
-        ends = field(values, "ends", state)
-        assert sum(ends[0::4]) == len(state.board.ends)
-        assert [ends[4 * k + 1] for k in range(len(state.board.ends))] == list(state.board.values)
+        if not on_cells(state.rules):
+            ends = field(values, "ends", state)
+            assert sum(ends[0::4]) == len(state.board.ends)
+            values_shown = [ends[4 * k + 1] for k in range(len(state.board.ends))]
+            assert values_shown == list(state.board.values)
         cur = field(values, "current_player", state)[0]
         assert (seat + cur) % state.players == state.current_player
 
 
-@given(st.sampled_from(rules.names()), st.integers(0, 10_000), st.integers(0, 120))
+@given(st.sampled_from(ALL), st.integers(0, 10_000), st.integers(0, 120))
 def test_action_numbers_are_distinct_in_range_and_invertible(
-    name: str, seed: int, moves: int
+    ruleset: bendolib.RuleSet, seed: int, moves: int
 ) -> None:
-    state = play(name, seed, moves)
+    state = play(ruleset, seed, moves)
     legal = bendolib.legal_moves(state)
-    numbers = [action_index(m, state.rules) for m in legal]
+    board = state.board
+    numbers = [action_index(m, state.rules, board) for m in legal]
     assert len(set(numbers)) == len(legal)
     assert all(0 <= k < action_count(state.rules) for k in numbers)
-    mask = action_mask(legal, state.rules)
+    mask = action_mask(legal, state.rules, board)
     assert sum(mask) == len(legal)
     for move, k in zip(legal, numbers, strict=True):
         assert mask[k] == 1
-        assert move_of(k, legal, state.rules) == move
+        assert move_of(k, legal, state.rules, board) == move
 
 
 def test_action_space_sizes() -> None:
@@ -134,3 +160,157 @@ def test_every_action_has_a_distinct_name(name: str) -> None:
             assert str(move.tile) in describe_action(action_index(move, ruleset), ruleset)
     with pytest.raises(ValueError, match="outside"):
         describe_action(action_count(ruleset), ruleset)
+
+
+# -- the triangle geometry (issue 15): sites, cells and the 2-D planes -------------------
+
+TRIANGLE_DOMINOES, TRIOMINOES = TRIANGLE_RULESETS
+
+
+def test_the_triangle_action_space_is_tile_by_site_slot_by_rotation() -> None:
+    for ruleset in TRIANGLE_RULESETS:
+        n = len(ruleset.tileset)
+        assert n == 56 and max_sites(ruleset) == n + 2
+        # 56 openings, 56 tiles x 58 site slots x 3 rotations, draw, pass, next
+        assert action_count(ruleset) == 56 + 56 * 58 * 3 + 3 == 9803
+        assert [f.name for f in layout(ruleset, 2)][6:8] == ["cells", "sites"]
+        assert encoding_size(ruleset, 2) == 56 * 4 + 2 + 1 + 4 * 56 + 7 * 58 + 6 + 3 * 2 + 1 + 3
+
+
+def test_a_strip_of_k_triangles_has_k_plus_2_sites_the_bound_of_max_sites() -> None:
+    """k tiles joined edge to edge share k - 1 edges at least: 3k - 2(k - 1) open."""
+    cells = [U(0, 0)]
+    for x in range(4):
+        cells += [D(x, 0), U(x + 1, 0)]
+    for k in range(1, len(cells) + 1):
+        board = build(fill(cells[:k]))
+        assert len(site_order(board)) == k + 2
+
+
+def test_the_site_order_depends_on_the_layout_not_on_the_order_of_play() -> None:
+    moves = fill([U(0, 0), D(0, 0), D(-1, 0), D(0, -1)])
+    one = build(moves)
+    other = build([moves[0], *reversed(moves[1:])])
+    assert one.sites != other.sites  # the board lists its sites in the order they opened
+    assert site_order(one) == site_order(other) == tuple(sorted(one.sites))
+    keys = [Cell.from_key(k) for k in site_order(one)]
+    assert keys == sorted(keys, key=lambda c: (c.x, c.y, c.down))
+    listed = TRIANGLES_GEOMETRY.placements(one, TRIANGLES, TRIANGLES.full_mask, frozenset())
+    for move in listed:
+        assert action_index(move, TRIOMINOES, one) == action_index(move, TRIOMINOES, other)
+
+
+def test_a_placement_number_reads_tile_site_slot_and_rotation() -> None:
+    state = play(TRIOMINOES, 5, 9)
+    board = state.board
+    order = site_order(board)
+    n = len(TRIOMINOES.tileset)
+    for move in bendolib.legal_moves(state):
+        if not isinstance(move, PlaceInCell):
+            continue
+        k = action_index(move, TRIOMINOES, board) - n
+        rotation, rest = k % 3, k // 3
+        slot, tile = rest % max_sites(TRIOMINOES), rest // max_sites(TRIOMINOES)
+        assert TRIOMINOES.tileset.tiles[tile] == move.tile
+        assert order[slot] == move.cell.key and rotation == move.rotation
+        name = describe_action(k + n, TRIOMINOES, board)
+        assert str(move.tile) in name and f"cell {move.cell}" in name
+
+
+def test_the_opening_is_numbered_by_its_tile() -> None:
+    state = bendolib.new_game(TRIANGLE_DOMINOES, 2, 3)
+    (opening,) = bendolib.legal_moves(state)
+    assert isinstance(opening, PlaceInCell) and opening.cell == Cell(0, 0, False)
+    index = action_index(opening, TRIANGLE_DOMINOES, state.board)
+    assert index == TRIANGLE_DOMINOES.tileset.index(opening.tile)
+    assert describe_action(index, TRIANGLE_DOMINOES) == f"open {opening.tile}"
+
+
+def test_a_placement_in_a_cell_needs_its_board() -> None:
+    state = play(TRIANGLE_DOMINOES, 2, 4)
+    move = next(m for m in bendolib.legal_moves(state) if isinstance(m, PlaceInCell))
+    with pytest.raises(ValueError, match="needs the board"):
+        action_index(move, TRIANGLE_DOMINOES)
+    taken = PlaceInCell(move.tile, Cell(0, 0, False), 0)
+    with pytest.raises(ValueError, match="not a free cell beside the layout"):
+        action_index(taken, TRIANGLE_DOMINOES, state.board)
+    with pytest.raises(ValueError, match="no action in the encoding of basic"):
+        action_index(move, rules.get("basic"))
+
+
+def test_the_triangle_fields_hold_every_tiles_cell_and_every_site() -> None:
+    state = play(TRIOMINOES, 11, 14)
+    board = state.board
+    assert isinstance(board, TriangleBoard) and len(board.placements) > 3
+    values = encode(state.observation(0))
+    cells = field(values, "cells", state)
+    tileset = TRIOMINOES.tileset
+    for placed in board.placements:
+        assert isinstance(placed, TrianglePlacement)
+        i = tileset.index(placed.tile)
+        cell = placed.cell
+        assert cells[4 * i : 4 * i + 4] == (cell.x, cell.y, int(cell.down), placed.rotation)
+    sites = field(values, "sites", state)
+    order = site_order(board)
+    for slot, key in enumerate(order):
+        cell = Cell.from_key(key)
+        pattern = board.cell_numbers(key)
+        assert sites[7 * slot : 7 * slot + 7] == (1, cell.x, cell.y, int(cell.down), *pattern)
+        assert max(pattern) >= 0  # a site touches the layout along an edge
+    assert not any(sites[7 * len(order) :])
+
+
+def test_the_window_of_the_planes_holds_every_cell_a_set_can_reach() -> None:
+    """Breadth first from U(0, 0): the cells n - 1 edge crossings away fit the window."""
+    low, size = layout_window(TRIOMINOES)
+    reached = {Cell(0, 0, False).key}
+    frontier = set(reached)
+    for _ in range(len(TRIOMINOES.tileset) - 1):
+        frontier = {c for key in frontier for c in neighbors(key)} - reached
+        reached |= frontier
+    coords = [Cell.from_key(k) for k in reached]
+    assert min(c.x for c in coords) == low == min(c.y for c in coords)
+    assert max(c.x for c in coords) == low + size - 1 == max(c.y for c in coords)
+
+
+def test_the_planes_draw_each_tile_in_its_cell() -> None:
+    np = pytest.importorskip("numpy")
+    state = play(TRIANGLE_DOMINOES, 8, 30)
+    board = state.board
+    planes = layout_planes(board, TRIANGLE_DOMINOES)
+    assert planes.shape == planes_shape(TRIANGLE_DOMINOES) == (8, 56, 56)
+    assert planes.dtype == np.int32
+    low = layout_window(TRIANGLE_DOMINOES)[0]
+    for placed in board.placements:
+        assert isinstance(placed, TrianglePlacement)
+        base = 4 * int(placed.cell.down)
+        drawn = planes[base : base + 4, placed.cell.y - low, placed.cell.x - low]
+        assert tuple(int(v) for v in drawn) == (1, *placed.corners)
+    assert int(planes[0].sum() + planes[4].sum()) == len(board.placements)
+    empty = (planes[0] == 0) & (planes[4] == 0)
+    assert (planes[1:4][:, planes[0] == 0] == -1).all() and empty.any()
+    with pytest.raises(ValueError, match="no tiles in cells"):
+        layout_planes(board, rules.get("basic"))
+
+
+@given(st.sampled_from(TRIANGLE_RULESETS), st.integers(0, 10_000), st.integers(1, 80))
+def test_history_actions_number_each_move_on_the_board_it_was_laid_on(
+    ruleset: bendolib.RuleSet, seed: int, moves: int
+) -> None:
+    state = bendolib.new_game(ruleset, 2, seed)
+    rng = random.Random(seed)
+    numbers = []
+    for _ in range(moves):
+        if state.is_round_over:
+            break
+        legal = bendolib.legal_moves(state)
+        move = legal[rng.randrange(len(legal))]
+        numbers.append(action_index(move, ruleset, state.board))
+        state = bendolib.apply(state, move)
+        assert len(site_order(state.board)) <= max_sites(ruleset)
+    assert history_actions(ruleset, state.observation(0).history) == tuple(numbers)
+
+
+def test_every_triangle_action_has_a_distinct_name() -> None:
+    names = [describe_action(k, TRIOMINOES) for k in range(action_count(TRIOMINOES))]
+    assert len(set(names)) == len(names) and names[-3:] == ["draw", "pass", "next"]

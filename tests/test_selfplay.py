@@ -18,6 +18,7 @@ from bendolib import rules, selfplay  # noqa: E402
 from bendolib.encoding import action_index, action_mask, encode, move_of  # noqa: E402
 from bendolib.moves import Move  # noqa: E402
 from bendolib.observation import Observation  # noqa: E402
+from bendolib.rules.triangles import TRIANGLE_DOMINOES  # noqa: E402
 from bendolib.runner import SerialExecutor  # noqa: E402
 from bendolib.tournament import run_tournament  # noqa: E402
 
@@ -28,11 +29,12 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(np.array_equal(a[k], b[k]) for k in selfplay.COLUMNS)
 
 
+@pytest.mark.parametrize("ruleset", [SHORT, TRIANGLE_DOMINOES], ids=lambda r: r.name)
 def test_every_decision_is_written_with_its_encoding_mask_action_and_outcome(
-    tmp_path: Path,
+    tmp_path: Path, ruleset: bendolib.RuleSet
 ) -> None:
     summary = selfplay.selfplay(
-        SHORT,
+        ruleset,
         ["greedy", "random"],
         3,
         tmp_path,
@@ -43,11 +45,11 @@ def test_every_decision_is_written_with_its_encoding_mask_action_and_outcome(
     data = selfplay.load(tmp_path)
     assert summary.games == 3 and summary.decisions == len(data["action"]) > 0
     tournament = run_tournament(
-        SHORT, ["greedy", "random"], 3, seed=9, executor=SerialExecutor(), keep_moves=True
+        ruleset, ["greedy", "random"], 3, seed=9, executor=SerialExecutor(), keep_moves=True
     )
     row = 0
     for match in tournament.records:
-        state = bendolib.new_game(SHORT, 2, match.seed)
+        state = bendolib.new_game(ruleset, 2, match.seed)
         final_sides = {s: i for i, side in enumerate(state.sides) for s in side}
         for text in match.move_text.split():
             legal = bendolib.legal_moves(state)
@@ -59,9 +61,10 @@ def test_every_decision_is_written_with_its_encoding_mask_action_and_outcome(
                 assert data["round"][row] == state.round_number
                 assert data["move"][row] == len(state.history)
                 assert tuple(data["observation"][row]) == encode(state.observation(seat))
-                assert tuple(data["legal"][row]) == action_mask(legal, SHORT)
-                assert move_of(int(data["action"][row]), legal, SHORT) == move
-                assert data["action"][row] == action_index(move, SHORT)
+                board = state.board  # a placement in a cell is numbered on its board
+                assert tuple(data["legal"][row]) == action_mask(legal, ruleset, board)
+                assert move_of(int(data["action"][row]), legal, ruleset, board) == move
+                assert data["action"][row] == action_index(move, ruleset, board)
                 assert data["won"][row] == int(seat in match.winners)
                 assert data["final_score"][row] == match.side_scores[seat]
                 row += 1

@@ -116,10 +116,11 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
 
     def record(state: GameState, obs: Observation, legal: tuple[Move, ...], move: Move) -> None:
         mask = [0] * actions
+        board = state.board
         for m in legal:
-            mask[action_index(m, rules)] = 1
+            mask[action_index(m, rules, board)] = 1
         turn = (state.round_number, len(state.history), state.current_player)
-        rows.append((*turn, encode(obs), mask, action_index(move, rules)))
+        rows.append((*turn, encode(obs), mask, action_index(move, rules, board)))
 
     deal = match_seed(seed, index, players)
     result = play_match(

@@ -8,14 +8,16 @@ The agent plays one seat; the other seats are played by bendolib bots
 ``observation``, the fixed-size encoding of :mod:`bendolib.encoding` (int32), and
 ``action_mask`` (int8, the legal actions); the mask is also in ``info["action_mask"]``
 and :meth:`BendolibGymEnv.action_masks` (what ``sb3_contrib``'s ``MaskablePPO``
-asks for).  Actions are the fixed action numbers of
+asks for); on the triangle games, ``planes=True`` adds ``layout``, the layout as a 2-D
+grid (:func:`bendolib.encoding.layout_planes`).  Actions are the fixed action numbers of
 :func:`bendolib.encoding.action_index`.  The reward is the agent's side gain in a
 round minus the mean gain of the seats (given when the round ends).  An action that
 is not legal ends the episode with reward ``-reward_bound`` (``illegal="penalty"``) or
 raises :class:`~bendolib.errors.IllegalMoveError` (``illegal="raise"``).
 
 Importing this module registers one environment per rule set, ``bendolib/<Name>-v0``
-with the name in CamelCase (``bendolib/Basic-v0``, ``bendolib/AllFive-v0``...)::
+with the name in CamelCase (``bendolib/Basic-v0``, ``bendolib/AllFive-v0``,
+``bendolib/Triominoes-v0``...)::
 
     import gymnasium
     import bendolib.adapters.gymnasium
@@ -42,7 +44,15 @@ from bendolib import bots as bot_registry
 from bendolib import rules as registry
 from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.bots.bot import Bot
-from bendolib.encoding import action_count, action_index, encode, encoding_size
+from bendolib.encoding import (
+    action_count,
+    action_index,
+    encode,
+    encoding_size,
+    layout_planes,
+    on_cells,
+    planes_shape,
+)
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.moves import NEXT_ROUND
@@ -63,7 +73,8 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     seat in seat order), ``seat`` (the agent's seat, or ``"random"`` for a new one
     every episode), ``episode`` (``"round"`` or ``"match"``), ``skip_forced`` (play
     the agent's only legal move for it, as tournaments do: default True), ``illegal``
-    (``"penalty"`` or ``"raise"``), ``render_mode`` (``"ansi"``).  ``reset(seed=...)``
+    (``"penalty"`` or ``"raise"``), ``render_mode`` (``"ansi"``), ``planes`` (triangle
+    games: the observation's ``layout``, the 2-D planes of the layout).  ``reset(seed=...)``
     picks the deal and the bots' random generators: the same seed and actions give the
     same episode.
     """
@@ -80,8 +91,12 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         skip_forced: bool = True,
         illegal: Literal["penalty", "raise"] = "penalty",
         render_mode: str | None = None,
+        planes: bool = False,
     ) -> None:
         self.rules = registry.get(rules) if isinstance(rules, str) else rules
+        if planes and not on_cells(self.rules):
+            raise RuleSetError(f"planes=True draws a layout of cells: {self.rules.name} has none")
+        self.planes = planes
         self.players = min(self.rules.player_counts) if players is None else players
         if self.players not in self.rules.player_counts:
             raise RuleSetError(
@@ -106,14 +121,16 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.reward_bound = reward_bound(self.rules)
         count = action_count(self.rules)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -_LIMIT, _LIMIT, (encoding_size(self.rules, self.players),), np.int32
-                ),
-                "action_mask": spaces.Box(0, 1, (count,), np.int8),
-            }
-        )
+        observed: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(
+                -_LIMIT, _LIMIT, (encoding_size(self.rules, self.players),), np.int32
+            ),
+            "action_mask": spaces.Box(0, 1, (count,), np.int8),
+        }
+        if planes:
+            top = max(self.rules.tileset.top, 1)
+            observed["layout"] = spaces.Box(-1, top, planes_shape(self.rules), np.int32)
+        self.observation_space = spaces.Dict(observed)
         self.action_space: spaces.Discrete = spaces.Discrete(count)
         self.reward_range = (-self.reward_bound, self.reward_bound)
         self.game_state: GameState | None = None
@@ -158,7 +175,10 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _observation(self) -> dict[str, Any]:
         assert self.game_state is not None
         encoded = np.asarray(encode(self.game_state.observation(self.seat)), dtype=np.int32)
-        return {"observation": encoded, "action_mask": self.action_masks()}
+        observed = {"observation": encoded, "action_mask": self.action_masks()}
+        if self.planes:
+            observed["layout"] = layout_planes(self.game_state.board, self.rules)
+        return observed
 
     def action_masks(self) -> Any:
         """1 (int8) for each legal action of the agent (all 0 once the episode is over)."""
@@ -166,7 +186,7 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.game_state
         if state is not None and state.phase == PLAYING and state.current_player == self.seat:
             for move in legal_moves(state):
-                mask[action_index(move, self.rules)] = 1
+                mask[action_index(move, self.rules, state.board)] = 1
         return mask
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -202,7 +222,8 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if state is None or self._over():
             raise IllegalMoveError(action, "the episode is over: call reset()")
         legal = legal_moves(state)
-        move = next((m for m in legal if action_index(m, self.rules) == action), None)
+        board = state.board
+        move = next((m for m in legal if action_index(m, self.rules, board) == action), None)
         if move is None:
             if self.illegal == "raise":
                 raise IllegalMoveError(action, f"action {action} is not legal here", legal)
@@ -230,14 +251,19 @@ def env_id(rules_name: str) -> str:
     return "bendolib/" + "".join(part.capitalize() for part in rules_name.split("-")) + "-v0"
 
 
-def register(rules_name: str) -> str:
-    """Register the rule set ``rules_name`` with Gymnasium; returns its id."""
-    ident = env_id(rules_name)
+def register(rules: str | RuleSet) -> str:
+    """
+    Register a rule set (by name, or a :class:`RuleSet` not registered with bendolib)
+    with Gymnasium; returns its id.  An id registered once stays bound to its first
+    rule set.
+    """
+    ident = env_id(rules if isinstance(rules, str) else rules.name)
     if ident not in gymnasium.registry:
+        given: RuleSet | str = registry.get(rules).name if isinstance(rules, str) else rules
         gymnasium.register(
             id=ident,
             entry_point="bendolib.adapters.gymnasium:BendolibGymEnv",
-            kwargs={"rules": registry.get(rules_name).name},
+            kwargs={"rules": given},
         )
     return ident
 

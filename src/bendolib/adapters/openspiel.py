@@ -42,10 +42,14 @@ from bendolib.encoding import (
     action_index,
     describe_action,
     encode,
+    history_actions,
     layout,
     move_of,
+    on_cells,
 )
 from bendolib.engine import apply, deal_from, legal_moves, new_game
+from bendolib.geometry.board import Board, Placement
+from bendolib.geometry.triangles import TrianglePlacement
 from bendolib.moves import OPENING, Draw, Move
 from bendolib.observation import Observation
 from bendolib.rules.ruleset import RuleSet
@@ -99,9 +103,13 @@ class BendolibGame(pyspiel.Game):  # type: ignore[misc]
     """
 
     rules_name = "basic"
+    #: The rule set of a game registered from a :class:`RuleSet` (else None: by name).
+    ruleset: RuleSet | None = None
 
     def __init__(self, params: dict[str, Any] | None = None, rules: RuleSet | None = None) -> None:
-        ruleset = rules if rules is not None else registry.get(self.rules_name)
+        ruleset = rules if rules is not None else self.ruleset
+        if ruleset is None:
+            ruleset = registry.get(self.rules_name)
         given = dict(params or {})
         players = int(given.get("players", min(ruleset.player_counts)))
         if players not in ruleset.player_counts:
@@ -217,7 +225,8 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
             if self.deals:
                 return f"deal {action}"
             return f"deal {self.rules.tileset.tiles[action]}"
-        return describe_action(action, self.rules)
+        board = self.state.board if self.state is not None else None
+        return describe_action(action, self.rules, board)
 
     def is_terminal(self) -> bool:
         """True once the round is over."""
@@ -254,7 +263,7 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
             return "(not dealt)" if self.deals else f"dealing, {len(self._held.deck)} dealt"
         state = self.state
         hands = " | ".join(" ".join(str(t) for t in hand) for hand in state.hands)
-        return f"ends {list(state.board.values)} hands {hands} stock {state.stock_size}"
+        return f"{_table_text(state.board, state.rules)} hands {hands} stock {state.stock_size}"
 
 
 def _rebuilt(
@@ -275,7 +284,8 @@ def _rebuilt(
         rebuilt.apply_action(tile)
     rules = game.rules
     for turn in world.history:
-        rebuilt.apply_action(action_index(turn.move, rules))
+        assert rebuilt.state is not None
+        rebuilt.apply_action(action_index(turn.move, rules, rebuilt.state.board))
     return rebuilt
 
 
@@ -297,7 +307,8 @@ class _Held:
         """The legal moves of the round's state by action number."""
         if not self._moves and self.state is not None and self.state.phase == PLAYING:
             rules = self.rules
-            self._moves.update((action_index(m, rules), m) for m in legal_moves(self.state))
+            board = self.state.board
+            self._moves.update((action_index(m, rules, board), m) for m in legal_moves(self.state))
         return self._moves
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
@@ -329,9 +340,9 @@ def _infostate_tail(obs: Observation, rules: RuleSet, size: int) -> list[int]:
     n = len(rules.tileset)
     draws = [i + 1 for i in obs.own_draws][:n]
     out = draws + [0] * (n - len(draws))
-    for turn in obs.history:
+    for turn, action in zip(obs.history, history_actions(rules, obs.history), strict=True):
         out.append((turn.player - obs.player) % obs.players + 1)
-        out.append(action_index(turn.move, rules) + 1)
+        out.append(action + 1)
     return out + [0] * (size - len(out))
 
 
@@ -400,10 +411,23 @@ def observation_text(
         else:
             last = obs.history[-1] if obs.history else None
             parts.append(f"last {last.player}:{last.move}" if last else "last -")
-        parts.append(f"ends {list(obs.board.values)}")
+        parts.append(_table_text(obs.board, obs.rules))
         parts.append(f"sizes {list(obs.hand_sizes)} stock {obs.stock_size}")
         parts.append(f"to move {obs.current_player}")
     return " | ".join(parts)
+
+
+def _table_text(board: Board, rules: RuleSet) -> str:
+    """The open ends' values, or on a cell geometry the tiles laid and where."""
+    if on_cells(rules):
+        return "layout " + " ".join(_placed_text(p) for p in board.placements)
+    return f"ends {list(board.values)}"
+
+
+def _placed_text(placed: Placement) -> str:
+    if isinstance(placed, TrianglePlacement):
+        return f"{'-'.join(map(str, placed.corners))}@{placed.cell}"
+    return str(placed.tile)
 
 
 # -- IS-MCTS as a bendolib bot ----------------------------------------------------------
@@ -461,19 +485,27 @@ class ISMCTSBot:
             game, evaluator, self.uct_c, self.simulations, random_state=random_state
         )
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
-        return move_of(int(bot.step(root)), legal_moves, rules)
+        return move_of(int(bot.step(root)), legal_moves, rules, observation.board)
 
 
 _REGISTERED: set[str] = set()
 
 
-def register(rules_name: str) -> str:
-    """Register the rule set ``rules_name`` as a pyspiel game; returns the game's name."""
+def register(rules: str | RuleSet) -> str:
+    """
+    Register a rule set (by name, or a :class:`RuleSet` not registered with bendolib)
+    as a pyspiel game named ``bendolib_<name>``; returns the game's name.  A name
+    registered once stays bound to its first rule set.
+    """
+    rules_name = rules if isinstance(rules, str) else rules.name
     name = game_name(rules_name)
     if name in _REGISTERED:
         return name
-    ruleset = registry.get(rules_name)
-    cls = type(f"BendolibGame_{name}", (BendolibGame,), {"rules_name": ruleset.name})
+    ruleset = registry.get(rules) if isinstance(rules, str) else rules
+    held = None if isinstance(rules, str) else ruleset
+    cls = type(
+        f"BendolibGame_{name}", (BendolibGame,), {"rules_name": ruleset.name, "ruleset": held}
+    )
     pyspiel.register_game(_game_type(ruleset), cls)
     _REGISTERED.add(name)
     return name

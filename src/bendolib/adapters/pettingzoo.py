@@ -102,7 +102,7 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         if state.phase == PLAYING and state.current_player == self._seat(agent):
             for move in self._legal():
-                mask[action_index(move, self.rules)] = 1
+                mask[action_index(move, self.rules, state.board)] = 1
         return mask
 
     def _update_masks(self) -> None:
@@ -133,7 +133,8 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
             return
         assert self.game_state is not None
         legal = self._legal()
-        move = next((m for m in legal if action_index(m, self.rules) == action), None)
+        board = self.game_state.board
+        move = next((m for m in legal if action_index(m, self.rules, board) == action), None)
         if move is None:
             raise IllegalMoveError(action, f"action {action} is not legal for {agent}", legal)
         self._cumulative_rewards[agent] = 0.0
