@@ -21,7 +21,6 @@ from bendolib.encoding import (  # noqa: E402
 )
 from bendolib.engine import deal_from  # noqa: E402
 from bendolib.rules.triangles import TRIANGLE_RULESETS  # noqa: E402
-from bendolib.sampling import SamplingError, sample_state  # noqa: E402
 from bendolib.tournament import SerialExecutor, play_match, run_tournament  # noqa: E402
 
 
@@ -315,31 +314,6 @@ def test_openspiels_mcts_plays_triangle_rounds() -> None:
         assert searched > 1 and sum(state.returns()) == pytest.approx(0.0)
 
 
-def _sampling_fails() -> bool:
-    """True while ``sample_state`` cannot sample every seat's view after an opening."""
-    for seed in range(3):
-        state = bendolib.new_game(TRIANGLE_DOMINOES, 2, seed)
-        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
-        for seat in range(2):
-            try:
-                sample_state(state.observation(seat), random.Random(seed))
-            except SamplingError:
-                return True
-    return False
-
-
-#: Resampling needs ``sample_state`` on the triangle games (issue 15, another branch):
-#: while it raises SamplingError these tests are expected to fail with it; once it
-#: samples, they run as any other.
-_SAMPLING = pytest.mark.xfail(
-    _sampling_fails(),
-    raises=SamplingError,
-    strict=True,
-    reason="issue 15: sample_state does not yet sample the triangle games",
-)
-
-
-@_SAMPLING
 @pytest.mark.parametrize("ruleset", TRIANGLE_RULESETS, ids=lambda r: r.name)
 def test_resample_from_infostate_on_a_triangle_game(ruleset: bendolib.RuleSet) -> None:
     game = pyspiel.load_game(adapter.register(ruleset), {"players": 3})
@@ -360,7 +334,6 @@ def test_resample_from_infostate_on_a_triangle_game(ruleset: bendolib.RuleSet) -
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-@_SAMPLING
 def test_openspiels_ismcts_and_the_ismcts_bot_play_a_triangle_round() -> None:
     np = pytest.importorskip("numpy")
     from open_spiel.python.algorithms import ismcts, mcts
