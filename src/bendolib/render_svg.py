@@ -22,7 +22,7 @@ from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
 from bendolib.geometry.drawing import INNER, OUTER, SIDE, cell_centre, corner_point
-from bendolib.state import GameState
+from bendolib.state import _VIEWS, GameState
 from bendolib.text import printable, side_name
 from bendolib.tiles import ARROW, PLUS, RIGHT, STAR, face_str
 
@@ -530,3 +530,6 @@ def _caption(state: GameState) -> str:
     )
     name = printable(state.rules.name)
     return f"{name} \u2014 round {state.round_number}, {turn}; scores {scores}"
+
+
+_VIEWS.svg = to_svg
