@@ -7,7 +7,18 @@ from collections.abc import Sequence
 from operator import add, itemgetter
 from typing import TYPE_CHECKING, cast
 
-from bendolib.construct import fast_constructor, fast_evolver
+from bendolib._construct import fast_constructor, fast_evolver
+from bendolib._placing import (
+    _bend_closing,
+    _bend_placements,
+    _fits,
+    _opening,
+    _opening_move,
+    _straight_placements,
+    closes_unevenly,
+    placements,
+)
+from bendolib._rng import SplitMix64, derive_seed
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board
@@ -24,17 +35,6 @@ from bendolib.moves import (
     Place,
     PlaceInCell,
 )
-from bendolib.placing import (
-    _bend_closing,
-    _bend_placements,
-    _fits,
-    _opening,
-    _opening_move,
-    _straight_placements,
-    closes_unevenly,
-    placements,
-)
-from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules import get as registered_rules
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome

@@ -4,14 +4,53 @@ from __future__ import annotations
 
 import attrs
 
+from bendolib._inference import (
+    DRAW_MISSED,
+    DREW,
+    DREW_AGAIN,
+    HIDDEN,
+    PASSED,
+    DeckLayout,
+    Deductions,
+    HiddenDeal,
+    Lack,
+    Slot,
+    deck_layout,
+    deduce,
+    fitting,
+    hidden_deal,
+    stock_start,
+)
 from bendolib.engine import apply, deal_from
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board, End
-from bendolib.inference import HIDDEN, Deductions, deduce, stock_start
 from bendolib.moves import Draw, Place
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import _VIEWS, GAME_OVER, PLAYING, GameState, RoundResult, Turn
 from bendolib.tiles import Tile, indices
+
+__all__ = [
+    "DRAW_MISSED",
+    "DREW",
+    "DREW_AGAIN",
+    "HIDDEN",
+    "PASSED",
+    "DeckLayout",
+    "Deductions",
+    "HiddenDeal",
+    "Lack",
+    "NotObservableError",
+    "Observation",
+    "Slot",
+    "Taken",
+    "deck_layout",
+    "deduce",
+    "draw_counts",
+    "fitting",
+    "hidden_deal",
+    "observe",
+    "stock_start",
+]
 
 
 class NotObservableError(BendolibError, ValueError):
@@ -148,7 +187,7 @@ class Observation:
 
     @property
     def deductions(self) -> Deductions:
-        """What the public history tells about the other hands (see :mod:`bendolib.inference`)."""
+        """What the public history tells about the other hands (see :func:`deduce`)."""
         return deduce(self)
 
 

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import attrs
 
+from bendolib._inference import fitting
 from bendolib.geometry.board import Board
 from bendolib.geometry.chain import as_chain
-from bendolib.inference import fitting
 from bendolib.moves import DRAW, OPENING, Move, Place
 from bendolib.observation import Observation
 

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from bendolib._placing import placements
 from bendolib.geometry.board import Board
 from bendolib.geometry.chain import as_chain
 from bendolib.moves import OPENING, Draw, Pass, Place
-from bendolib.placing import placements
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision
 from bendolib.state import PLAYING, GameState
