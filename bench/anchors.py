@@ -40,8 +40,8 @@ from typing import Any
 
 from bendolib import GameState, Move, Place, apply, legal_moves, new_game
 from bendolib import playouts as kernel_api
+from bendolib._rng import SplitMix64
 from bendolib.moves import OPENING, PASS
-from bendolib.rng import SplitMix64
 from bendolib.rules.classic import AS_DOMINOES_PACKAGE, AS_OPENSPIEL_BLOCK, AS_OPENSPIEL_TEAM
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.starting import FixedSeat

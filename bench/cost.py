@@ -26,8 +26,8 @@ from typing import Any
 
 import bendolib
 from bendolib import BendolibError, position_text, records
+from bendolib._rule_spec import rules_from_spec, rules_to_spec
 from bendolib.notation import parse_pattern
-from bendolib.rule_spec import rules_from_spec, rules_to_spec
 from bendolib.tiles import TileSet
 
 #: double-N sets of 36, 136 and 528 tiles (about 1x, 4x and 16x).
@@ -122,7 +122,7 @@ def cases() -> list[tuple[str, list[tuple[str, Callable[[], Any]]]]]:
     specs = [json.dumps(rules_to_spec(big_rules(top))) for top in TOPS]
     out.append(
         (
-            "rule_spec.rules_from_spec (tiles)",
+            "records.rules_from_spec (tiles)",
             [(s, _call(lambda t: rules_from_spec(json.loads(t)), s)) for s in specs],
         )
     )

@@ -38,9 +38,9 @@ import attrs
 
 import bendolib
 from bendolib import DRAW, NEXT_ROUND, PASS, GameState, IllegalMoveError, Move, Place
+from bendolib._rng import derive_seed
 from bendolib.geometry.trilattice import Cell as LatticeCell
 from bendolib.moves import PlaceInCell
-from bendolib.rng import derive_seed
 from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.testing import ALL_INVARIANTS, CheckReport, check_ruleset
 from bendolib.testing.checker import DEFAULT_SPACING
@@ -78,16 +78,16 @@ class BatchResult:
 
 
 def memo_entries() -> int:
-    """Entries in the engine's memo tables (each bounded by ``bendolib.memo.LIMIT``)."""
-    from bendolib import inference, placing
+    """Entries in the engine's memo tables (each bounded by ``bendolib._memo.LIMIT``)."""
+    from bendolib import _inference, _placing
     from bendolib.geometry import bend, straight
 
     tilesets = {id(r.tileset): r.tileset for r in map(bendolib.rules.get, bendolib.rules.names())}
     tables: list[dict[Any, Any]] = [ts._memo for ts in tilesets.values()]
     tables += [bend._SLOTS, bend._STEPS, bend._ENDS, bend._PLACEMENTS, straight._PLACEMENTS]
-    tables += [placing._OPENINGS]
-    tables += [held[1] for held in placing._CLOSINGS.values()]
-    tables += [held[1] for held in inference._FITS.values()]
+    tables += [_placing._OPENINGS]
+    tables += [held[1] for held in _placing._CLOSINGS.values()]
+    tables += [held[1] for held in _inference._FITS.values()]
     return sum(len(table) for table in tables)
 
 

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from bendolib import GameState, Move, Place, apply, legal_moves, new_game
+from bendolib._rng import SplitMix64
 from bendolib.moves import OPENING, PASS
-from bendolib.rng import SplitMix64
 from bendolib.rules import RuleSet
 from bendolib.rules.classic import AS_DOMINOES_PACKAGE, AS_OPENSPIEL_BLOCK, AS_OPENSPIEL_TEAM
 

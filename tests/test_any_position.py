@@ -18,8 +18,8 @@ import pytest
 
 import bendolib
 from bendolib import position_text, rules
+from bendolib._inference import deck_layout, hidden_deal
 from bendolib.bots.search import SearchBot
-from bendolib.inference import deck_layout, hidden_deal
 from bendolib.observation import HIDDEN, Observation
 from bendolib.sampling import SamplingError, _canonical, replay, sample_state, sampler
 from bendolib.state import PLAYING, GameState

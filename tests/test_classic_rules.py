@@ -12,8 +12,8 @@ import pytest
 
 import bendolib
 from bendolib import DRAW, NEXT_ROUND, PASS, GameState, IllegalMoveError, Place
+from bendolib._rng import SplitMix64, derive_seed
 from bendolib.moves import OPENING
-from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.classic import DOUBLE_NINE, DOUBLE_TWELVE
 from bendolib.state import GAME_OVER, ROUND_OVER
 from bendolib.tiles import STRAIGHT

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import bendolib
-from bendolib.rng import SplitMix64, derive_seed
+from bendolib._rng import SplitMix64, derive_seed
 from bendolib.tournament import SerialExecutor, run_tournament
 
 SEED = 987_654_321

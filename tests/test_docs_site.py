@@ -44,6 +44,12 @@ def test_every_public_module_has_an_api_page() -> None:
     assert not missing, f"add `::: <module>` to a page of docs/api/ for {sorted(missing)}"
 
 
+def test_no_internal_module_has_an_api_page() -> None:
+    """A module named with a leading underscore is internal (docs/architecture.md)."""
+    internal = [m for m in directives() if any(part.startswith("_") for part in m.split("."))]
+    assert not internal, f"docs/api documents internal modules: {internal}"
+
+
 def test_package_pages_list_what_the_package_itself_defines() -> None:
     """A package page renders only the members it names (not its re-exports): it must
     name every public function and class defined in the package's __init__.py."""

@@ -16,12 +16,12 @@ from bendolib import (
     GameState,
     IllegalMoveError,
     RuleSetError,
+    _memo,
+    _placing,
     apply,
     engine,
     legal_moves,
-    memo,
     new_game,
-    placing,
 )
 from bendolib.geometry.bend import BendGeometry
 from bendolib.moves import DRAW, PASS, Draw, Pass, Place
@@ -78,8 +78,8 @@ def test_memoised_straight_listing_equals_the_general_one(rules: str, players: i
         if not state.board.placements:
             continue
         hand = state.hand_masks[state.current_player]
-        fast = placing.placements(state, hand)
-        assert fast == placing._general_placements(state.rules, state.board, hand)
+        fast = _placing.placements(state, hand)
+        assert fast == _placing._general_placements(state.rules, state.board, hand)
 
 
 def test_emptied_memos_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,7 +87,7 @@ def test_emptied_memos_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     expected = [
         random_play(name, seed, 400) for name in ("basic", "classic-draw") for seed in (1, 2)
     ]
-    monkeypatch.setattr(memo, "LIMIT", 5)
+    monkeypatch.setattr(_memo, "LIMIT", 5)
     again = [random_play(name, seed, 400) for name in ("basic", "classic-draw") for seed in (1, 2)]
     assert again == expected
 

@@ -3,7 +3,7 @@
 Random text, text decoded from random bytes (``parse_move`` also gets raw bytes: it
 checks its input's type) and mutations of the notation of
 real legal moves are fed to ``parse_move``, ``parse_pattern``, ``TileSet.parse_tile`` and
-``rule_spec.parse_tile_text``: each either reads the input or raises a ``BendolibError``
+``_rule_spec.parse_tile_text``: each either reads the input or raises a ``BendolibError``
 (any other exception fails the test).  The generous ``deadline`` is a guard against a
 hang (an endless loop fails the test instead of stalling CI), not a speed test.
 """
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import BendolibError, GameState, Move
+from bendolib._rule_spec import parse_tile_text
 from bendolib.notation import parse_pattern
-from bendolib.rule_spec import parse_tile_text
 from bendolib.testing import strategies as bst
 
 HANG_GUARD = settings(deadline=timedelta(seconds=20))

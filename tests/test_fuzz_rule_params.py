@@ -1,7 +1,7 @@
 """Bad rule parameters raise only bendolib's own errors, and accepted ones give playable games.
 
 Random names and parameter values of every kind go to ``rules.get(name, **params)`` and
-``RuleSet.configure``, and random JSON to ``rule_spec.rules_from_spec``: each raises a
+``RuleSet.configure``, and random JSON to ``records.rules_from_spec``: each raises a
 ``BendolibError`` (RuleSetError, UnknownRuleSetError, ParseError) or returns a rule set,
 and a rule set that was accepted deals and plays its first moves without any other
 exception.  The generous ``deadline`` guards against a hang only.
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import BendolibError, RuleSet
-from bendolib.rng import SplitMix64
-from bendolib.rule_spec import rules_from_spec
+from bendolib._rng import SplitMix64
+from bendolib._rule_spec import rules_from_spec
 from bendolib.testing import strategies as bst
 
 HANG_GUARD = settings(deadline=timedelta(seconds=20))

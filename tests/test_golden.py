@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import bendolib
-from bendolib.rng import SplitMix64, derive_seed
+from bendolib._rng import SplitMix64, derive_seed
 
 GOLDEN = Path(__file__).parent / "golden"
 #: The deal seed of every golden game (plus the player count).

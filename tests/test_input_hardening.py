@@ -23,8 +23,8 @@ from bendolib import (
     position_text,
     records,
 )
+from bendolib._rule_spec import register_policy, rules_from_spec, rules_to_spec
 from bendolib.limits import MAX_POSITION_CHARS, MAX_RECORD_CHARS, MAX_TILES
-from bendolib.rule_spec import register_policy, rules_from_spec, rules_to_spec
 from bendolib.rules.scoring import RoundOutcome, RoundScore
 from bendolib.sampling import sample_state
 
@@ -360,7 +360,7 @@ def test_only_library_errors_from_every_loader_on_random_bytes() -> None:
     rng = random.Random(0)
     for _ in range(300):
         text = bytes(rng.randrange(256) for _ in range(rng.randrange(60))).decode("latin-1")
-        for load in (position_text.loads, records.load, bendolib.rule_spec.parse_tile_text):
+        for load in (position_text.loads, records.load, bendolib._rule_spec.parse_tile_text):
             with contextlib.suppress(BendolibError):
                 load(text)
 
@@ -392,9 +392,9 @@ def _policies(value: Any) -> list[Any]:
 def test_every_policy_of_a_registered_rule_set_is_registered(name: str) -> None:
     """Every registered rule set can be written with its parameters changed: the classes
     of its policies are in the explicit registry (a new policy class must be added to
-    rule_spec.LIBRARY_POLICIES)."""
+    _rule_spec.LIBRARY_POLICIES)."""
     rules = bendolib.rules.get(name)
-    classes = set(bendolib.rule_spec.policy_classes().values())
+    classes = set(bendolib._rule_spec.policy_classes().values())
     parts = [getattr(rules, f.name) for f in attrs.fields(bendolib.RuleSet) if f.init]
     missing = {type(p).__qualname__ for part in parts[1:] for p in _policies(part)} - {
         c.__qualname__ for c in classes

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import engine, rules
-from bendolib.inference import DRAW_MISSED, DREW, DREW_AGAIN, PASSED, deduce, fitting
+from bendolib._inference import DRAW_MISSED, DREW, DREW_AGAIN, PASSED, deduce, fitting
 from bendolib.moves import Draw, Pass
 from bendolib.observation import stock_start
 from bendolib.state import GameState

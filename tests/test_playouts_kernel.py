@@ -1,7 +1,7 @@
 """The compiled playout kernel against its specification, the Python engine.
 
 The differential tests play the same playouts (same state, policy and seed) in the kernel
-and in :func:`bendolib.playouts_reference.reference_playouts` and compare every move and
+and in :func:`bendolib.playouts.reference_playouts` and compare every move and
 outcome; they call the kernel directly, so a silent fallback cannot pass them.  CI plays a
 few hundred playouts per built-in rule set and player count; the long profile plays
 ``BENDOLIB_DIFFERENTIAL`` (e.g. 10000) random playouts of each, and proportionally more of
@@ -29,9 +29,9 @@ import bendolib
 from bendolib import GameState, Move, Place, apply, legal_moves, new_game
 from bendolib import playouts as kernel_api
 from bendolib._kernel_input import spec_tuple, state_tuple
+from bendolib._playouts_reference import Outcome, reference_playouts
+from bendolib._rng import SplitMix64
 from bendolib.moves import Draw, NextRound, Pass
-from bendolib.playouts_reference import Outcome, reference_playouts
-from bendolib.rng import SplitMix64
 from bendolib.rules.ruleset import RuleSet
 from bendolib.testing import strategies
 
@@ -361,9 +361,9 @@ def test_the_environment_variable_forces_the_python_engine() -> None:
 @given(strategies.game_states(allow_game_over=False))
 def test_policies_choose_as_the_bots(state: GameState) -> None:
     """The "heaviest" policy is the search bot's rollout policy, "greedy" the greedy bot's."""
+    from bendolib._playouts_reference import greedy_index, heaviest_index
     from bendolib.bots.baseline import GreedyBot
     from bendolib.bots.search import heaviest_move
-    from bendolib.playouts_reference import greedy_index, heaviest_index
 
     legal = legal_moves(state)
     assert legal[heaviest_index(legal)] == heaviest_move(legal)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bendolib import rng as rng_module
-from bendolib.rng import SplitMix64, derive_seed
+from bendolib import _rng as rng_module
+from bendolib._rng import SplitMix64, derive_seed
 
 
 def test_splitmix64_reference_outputs() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import rules
-from bendolib.inference import DRAW_MISSED, DREW, deduce, hidden_deal
+from bendolib._inference import DRAW_MISSED, DREW, deduce, hidden_deal
 from bendolib.observation import HIDDEN, Observation
 from bendolib.sampling import Sampler, SamplingError, replay, sample_state, sampler
 from bendolib.state import PLAYING, GameState

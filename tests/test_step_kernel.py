@@ -17,7 +17,7 @@ import pytest
 
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
-from bendolib.rng import SplitMix64, derive_seed
+from bendolib._rng import SplitMix64, derive_seed
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 

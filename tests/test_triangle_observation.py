@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import GameState
-from bendolib.inference import DREW, deduce, hidden_deal
+from bendolib._inference import DREW, deduce, hidden_deal
 from bendolib.moves import Draw, PlaceInCell
 from bendolib.observation import HIDDEN, stock_start
 from bendolib.rules.triangles import TRIANGLE_DOMINOES, TRIANGLE_RULESETS, TRIOMINOES

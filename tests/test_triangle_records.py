@@ -14,9 +14,9 @@ import pytest
 
 import bendolib
 from bendolib import position_text, records
+from bendolib._rule_spec import parse_tile_text, rules_from_spec, rules_to_spec, tile_text
 from bendolib.errors import ParseError, RuleSetError
 from bendolib.geometry.triangles import TrianglePlacement
-from bendolib.rule_spec import parse_tile_text, rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules import DrawPenalties, HighestTriple
 from bendolib.state import GameState
 from bendolib.text import board_text

@@ -23,12 +23,12 @@ import pytest
 
 import bendolib
 from bendolib import bots, position_text, records
+from bendolib._inference import deck_layout, deduce, hidden_deal
+from bendolib._rng import SplitMix64
 from bendolib.blocking import classify_ends
 from bendolib.cell_notation import parse_cell_pattern
 from bendolib.encoding import layout
-from bendolib.inference import deck_layout, deduce, hidden_deal
 from bendolib.notation import parse_pattern
-from bendolib.rng import SplitMix64
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.selfplay import SelfplaySummary

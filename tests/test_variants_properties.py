@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import GameState, Move, Place
+from bendolib._placing import can_place
 from bendolib.geometry import lattice
-from bendolib.placing import can_place
 from bendolib.rules.bendomino import BENDOMINO_RULESETS
 from bendolib.state import RoundResult
 from bendolib.testing import invariants

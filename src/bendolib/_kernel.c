@@ -2,7 +2,7 @@
  * bendolib._kernel: whole playouts in compiled code.
  *
  * The specification is the Python engine (bendolib.engine) driven by
- * bendolib.playouts_reference: this file makes exactly the moves that code makes,
+ * bendolib._playouts_reference: this file makes exactly the moves that code makes,
  * with the same SplitMix64 draws, and lists the legal moves in the engine's order.
  * bendolib._kernel_input turns a RuleSet into a flat "spec" tuple and a GameState into
  * a flat "state" tuple; anything this kernel does not know never reaches it (the
@@ -89,7 +89,7 @@ static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 
 #endif
 }
 
-/* -- SplitMix64 (bendolib.rng) ------------------------------------------------- */
+/* -- SplitMix64 (bendolib._rng) ------------------------------------------------- */
 
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 
@@ -400,7 +400,7 @@ static inline void push_turns(const Spec *sp, const KState *st, List *list, int 
         push(list, K_PLACE, e, tile, inward, shows, RIGHT);
 }
 
-/* every placement of a tile of `mask`, in the engine's order (bendolib.placing) */
+/* every placement of a tile of `mask`, in the engine's order (bendolib._placing) */
 static void list_places(const Spec *sp, const KState *st, mask_t mask, List *list) {
     if (st->nplaced == 0) {
         for (mask_t m = mask; m; m &= m - 1)

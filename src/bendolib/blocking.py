@@ -6,8 +6,8 @@ import enum
 
 import attrs
 
+from bendolib._placing import _general_placements
 from bendolib.moves import Place
-from bendolib.placing import _general_placements
 from bendolib.state import GameState
 from bendolib.tiles import face_str
 

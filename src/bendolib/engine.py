@@ -11,27 +11,10 @@ from typing import TYPE_CHECKING, cast
 
 import attrs
 
-from bendolib import memo
-from bendolib.construct import fast_constructor, fast_evolver
-from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
-from bendolib.geometry.bend import joints as bend_joints
-from bendolib.geometry.board import Board, End, Placement
-from bendolib.geometry.lattice import Position
-from bendolib.limits import MAX_SEED, clipped, shown
-from bendolib.memo import remember
-from bendolib.moves import (
-    DRAW,
-    NEXT_ROUND,
-    OPENING,
-    PASS,
-    Draw,
-    Move,
-    NextRound,
-    Pass,
-    Place,
-    PlaceInCell,
-)
-from bendolib.placing import (
+from bendolib import _memo as memo
+from bendolib._construct import fast_constructor, fast_evolver
+from bendolib._memo import remember
+from bendolib._placing import (
     _bend_at,
     _bend_closing,
     _bend_placements,
@@ -44,7 +27,24 @@ from bendolib.placing import (
     closes_unevenly,
     placements,
 )
-from bendolib.rng import SplitMix64, derive_seed
+from bendolib._rng import SplitMix64, derive_seed
+from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
+from bendolib.geometry.bend import joints as bend_joints
+from bendolib.geometry.board import Board, End, Placement
+from bendolib.geometry.lattice import Position
+from bendolib.limits import MAX_SEED, clipped, shown
+from bendolib.moves import (
+    DRAW,
+    NEXT_ROUND,
+    OPENING,
+    PASS,
+    Draw,
+    Move,
+    NextRound,
+    Pass,
+    Place,
+    PlaceInCell,
+)
 from bendolib.rules import get as registered_rules
 from bendolib.rules.match import Match
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet

@@ -2,27 +2,59 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
+from bendolib._inference import (
+    DRAW_MISSED,
+    DREW,
+    DREW_AGAIN,
+    HIDDEN,
+    PASSED,
+    DeckLayout,
+    Deductions,
+    HiddenDeal,
+    Lack,
+    Slot,
+    deck_layout,
+    deduce,
+    fitting,
+    hidden_deal,
+    stock_start,
+)
+from bendolib.engine import apply, deal_from
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board, End
 from bendolib.moves import Draw, Place, PlaceInCell
 from bendolib.rules.ruleset import RuleSet
-from bendolib.state import GAME_OVER, PLAYING, GameState, RoundResult, Turn
+from bendolib.state import _VIEWS, GAME_OVER, PLAYING, GameState, RoundResult, Turn
 from bendolib.tiles import Tile, indices
 
-if TYPE_CHECKING:
-    from bendolib.inference import Deductions
+__all__ = [
+    "DRAW_MISSED",
+    "DREW",
+    "DREW_AGAIN",
+    "HIDDEN",
+    "PASSED",
+    "DeckLayout",
+    "Deductions",
+    "HiddenDeal",
+    "Lack",
+    "NotObservableError",
+    "Observation",
+    "Slot",
+    "Taken",
+    "deck_layout",
+    "deduce",
+    "draw_counts",
+    "fitting",
+    "hidden_deal",
+    "observe",
+    "stock_start",
+]
 
 
 class NotObservableError(BendolibError, ValueError):
     """A hand-built state whose history cannot be followed back to its deal or origin."""
-
-
-#: ``Taken.tile`` of a tile taken by another player (hidden from the observer).
-HIDDEN = -1
 
 
 @attrs.frozen
@@ -155,9 +187,7 @@ class Observation:
 
     @property
     def deductions(self) -> Deductions:
-        """What the public history tells about the other hands (see :mod:`bendolib.inference`)."""
-        from bendolib.inference import deduce
-
+        """What the public history tells about the other hands (see :func:`deduce`)."""
         return deduce(self)
 
 
@@ -208,11 +238,6 @@ def _view(
         revealed=state.hand_masks if state.phase != PLAYING else (),
         start=start,
     )
-
-
-def stock_start(rules: RuleSet, players: int) -> int:
-    """Deck position of the first stock tile: after the hands and the table tiles."""
-    return players * rules.deal.hand_size(players) + rules.deal.table_tiles
 
 
 def draw_counts(rules: RuleSet, history: tuple[Turn, ...], stock: int) -> tuple[int, ...]:
@@ -297,8 +322,6 @@ def _tiles_taken(
 
 def _replayed_turns(state: GameState, history: tuple[Turn, ...]) -> list[int]:
     """The history entry that took each stock tile, found by replaying the round."""
-    from bendolib.engine import deal_from
-
     try:
         replay = deal_from(state.rules, state.players, state.deck, state.seed, state.round_number)
     except BendolibError:
@@ -313,8 +336,6 @@ def _replayed_turns(state: GameState, history: tuple[Turn, ...]) -> list[int]:
 
 def _turns_from(first: GameState, history: tuple[Turn, ...]) -> list[int]:
     """The history entry that took each stock tile, replaying ``history`` from ``first``."""
-    from bendolib.engine import apply
-
     turns: list[int] = []
     state = first
     try:
@@ -325,3 +346,6 @@ def _turns_from(first: GameState, history: tuple[Turn, ...]) -> list[int]:
     except BendolibError as exc:
         raise NotObservableError(f"this state's history does not replay: {exc}") from None
     return turns
+
+
+_VIEWS.observe = observe

@@ -3,7 +3,7 @@ Whole playouts from any state, in compiled code when the kernel is built.
 
 :func:`playouts` plays a state out to the end of its round (or match) many times, with
 one policy for every seat, and returns each playout's :class:`Outcome`.  The moves are
-exactly those of :func:`bendolib.playouts_reference.reference_playouts` on the Python
+exactly those of :func:`bendolib.playouts.reference_playouts` on the Python
 engine, which is the specification (the same seed gives the same moves, the same
 outcomes): the compiled kernel ``bendolib._kernel`` plays the built-in rule sets and
 geometries, and anything it does not know is played by the Python engine, transparently.
@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from bendolib._kernel_input import NotForKernelError, spec_tuple, state_tuple
-from bendolib.playouts_reference import (
+from bendolib._playouts_reference import (
     POLICIES,
     UNTIL,
     Outcome,
@@ -104,7 +104,7 @@ def playouts(
     ``count`` playouts from ``state`` (1 by default), each to the end of the round
     (``until="round"``) or of the match (``"match"``), every seat following ``policy``
     (``"random"``, ``"heaviest"`` or ``"greedy"``, see
-    :mod:`bendolib.playouts_reference`).  Playout ``i`` draws its random choices from
+    :mod:`bendolib._playouts_reference`).  Playout ``i`` draws its random choices from
     ``SplitMix64(derive_seed(seed, i))``.
 
     ``first`` lists, per playout, the index into ``legal_moves(state)`` of its first move

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
+from bendolib._rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
@@ -38,7 +39,6 @@ from bendolib.limits import (
     shown,
 )
 from bendolib.moves import OPENING, Place, PlaceInCell
-from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.triangles import TriominoesRoundScoring
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult

@@ -17,6 +17,13 @@ from typing import Any
 import attrs
 
 from bendolib import position_text
+from bendolib._rule_spec import (
+    policy_classes,
+    register_policy,
+    rules_from_spec,
+    rules_to_spec,
+    tile_text,
+)
 from bendolib.engine import apply, new_game
 from bendolib.errors import (
     ArgumentError,
@@ -37,7 +44,6 @@ from bendolib.limits import (
 )
 from bendolib.moves import NEXT_ROUND, Move
 from bendolib.notation import parse_move
-from bendolib.rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState, RoundResult
 
@@ -50,8 +56,12 @@ __all__ = [
     "dump",
     "initial_state",
     "load",
+    "policy_classes",
     "record_of",
+    "register_policy",
     "replay",
+    "rules_from_spec",
+    "rules_to_spec",
     "steps",
 ]
 

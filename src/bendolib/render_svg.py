@@ -27,7 +27,7 @@ from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
 from bendolib.geometry.drawing import INNER, OUTER, SIDE, cell_centre, corner_point
 from bendolib.geometry.triangles import OpenEdge, TriangleBoard, TrianglePlacement
-from bendolib.state import GameState
+from bendolib.state import _VIEWS, GameState
 from bendolib.text import printable, side_name
 from bendolib.tiles import ARROW, PLUS, RIGHT, STAR, face_str
 
@@ -640,3 +640,6 @@ def _caption(state: GameState) -> str:
     )
     name = printable(state.rules.name)
     return f"{name} \u2014 round {state.round_number}, {turn}; scores {scores}"
+
+
+_VIEWS.svg = to_svg

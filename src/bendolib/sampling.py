@@ -9,7 +9,7 @@ observation is equally likely.  This is the posterior of a fair shuffle when the
 players' choices are not taken as evidence (a player's choice among legal moves is
 assumed to say nothing about its hand; the deductions forced by the rules are used).
 
-How: the per-tile constraints of :func:`bendolib.inference.hidden_deal` define which
+How: the per-tile constraints of :func:`bendolib.observation.hidden_deal` define which
 tiles may lie in which deck positions; an exact count of the assignments that satisfy
 them (dynamic programming over groups of interchangeable tiles and positions) lets the
 sampler draw one uniformly; the round is then replayed from that deck and kept only if
@@ -27,9 +27,9 @@ import random
 from functools import lru_cache
 from math import factorial
 
+from bendolib._inference import HiddenDeal, Slot, deck_layout, hidden_deal
 from bendolib.engine import apply, deal_from
 from bendolib.errors import ArgumentError, BendolibError
-from bendolib.inference import HiddenDeal, Slot, deck_layout, hidden_deal
 from bendolib.observation import Observation, observe
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
@@ -64,7 +64,7 @@ def sample_state(
 
     ``forced_draws`` samples under an opponent model instead: every draw at the start
     of a turn is read as "could not place" even where drawing by choice is allowed
-    (see :func:`bendolib.inference.deduce`); when no deal fits that model, the plain
+    (see :func:`bendolib.observation.deduce`); when no deal fits that model, the plain
     posterior is used.
     """
     if not isinstance(observation, Observation):
@@ -314,7 +314,7 @@ def _merged(slots: tuple[Slot, ...]) -> tuple[Slot, ...]:
 
 def replay(observation: Observation, deck: tuple[int, ...], seed: int = 0) -> GameState | None:
     """
-    The state reached by dealing ``deck`` (laid out as :func:`bendolib.inference.deck_layout`
+    The state reached by dealing ``deck`` (laid out as :func:`bendolib.observation.deck_layout`
     says) and replaying the round's public history, if it gives exactly
     ``observation``; None otherwise.
     """

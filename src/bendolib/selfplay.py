@@ -27,13 +27,13 @@ import attrs
 
 from bendolib import bots as bot_registry
 from bendolib import rules as rules_registry
+from bendolib._rule_spec import rules_to_spec
 from bendolib.bots.bot import Bot
 from bendolib.encoding import action_count, action_index, encode, encoding_size, layout
 from bendolib.engine import apply, new_game
 from bendolib.errors import BendolibError
 from bendolib.moves import Move
 from bendolib.observation import Observation
-from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
@@ -14,6 +15,26 @@ from bendolib.tiles import Tile, indices
 
 if TYPE_CHECKING:
     from bendolib.observation import Observation
+
+
+class _Views:
+    """
+    The views of a state that higher layers define, called by :class:`GameState`'s
+    methods: ``observe`` (``state.observation(p)``), installed by
+    :mod:`bendolib.observation`; ``text`` (``str(state)``), by :mod:`bendolib.text`;
+    ``svg`` (Jupyter's ``_repr_svg_``), by :mod:`bendolib.render_svg`.  Each module
+    installs its function when it is imported, and importing any part of bendolib
+    imports the package, which imports all three, so no program sees one missing.
+    A hook rather than an import, so that this module stays below them in the layers
+    (docs/architecture.md, "Layers").
+    """
+
+    observe: Callable[[GameState, int], Observation]
+    text: Callable[[GameState], str]
+    svg: Callable[[GameState], str]
+
+
+_VIEWS = _Views()
 
 #: Phases of a state.
 PLAYING = 0
@@ -385,9 +406,7 @@ class GameState:
 
     def observation(self, player: int) -> Observation:
         """What seat ``player`` may know of this state (see :mod:`bendolib.observation`)."""
-        from bendolib.observation import observe
-
-        return observe(self, player)
+        return _VIEWS.observe(self, player)
 
     def _seat(self, player: object) -> int:
         """``player`` if it is one of this state's seats (TypeError, ArgumentError otherwise)."""
@@ -400,9 +419,7 @@ class GameState:
 
     def __str__(self) -> str:
         """A plain-text picture of the position (see :func:`bendolib.text.state_text`)."""
-        from bendolib.text import state_text
-
-        return state_text(self)
+        return _VIEWS.text(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """
@@ -444,9 +461,7 @@ class GameState:
 
     def _repr_svg_(self) -> str:
         """Jupyter's rich display: the SVG picture of the board."""
-        from bendolib.render_svg import to_svg
-
-        return to_svg(self)
+        return _VIEWS.svg(self)
 
 
 def _flat(log: Log) -> tuple[tuple[int, Move], ...]:

@@ -10,7 +10,7 @@ from bendolib.geometry import lattice, trilattice
 from bendolib.geometry.drawing import INNER, OUTER, corner_point
 from bendolib.geometry.triangles import TriangleBoard, TrianglePlacement
 from bendolib.rules.ruleset import is_chain
-from bendolib.state import GameState
+from bendolib.state import _VIEWS, GameState
 from bendolib.tiles import RIGHT, SYMBOL_NAMES, TURN_LETTERS, face_str
 
 __all__ = [
@@ -352,3 +352,6 @@ def state_text(state: GameState, viewer: int | None = None) -> str:
         lines.append(f"player {player}{you}: {shown}")
     lines.append(f"stock: {state.stock_size}  scores: {_scores_text(state)}")
     return "\n".join(lines)
+
+
+_VIEWS.text = state_text

@@ -247,7 +247,7 @@ class TileSet:
     _memo: dict[tuple[int, ...], Any] = attrs.field(
         init=False, eq=False, repr=False, hash=False, factory=dict
     )
-    """The engine's memo of the moves built for this set, by a tuple key (bendolib.placing)."""
+    """The engine's memo of the moves built for this set, by a tuple key (bendolib._placing)."""
 
     @top.default
     def _top_default(self) -> int:

@@ -27,6 +27,7 @@ import attrs
 from bendolib import bots as bot_registry
 from bendolib import position_text
 from bendolib import rules as rules_registry
+from bendolib._rng import derive_seed
 from bendolib.bots.bot import Bot
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError
@@ -34,7 +35,6 @@ from bendolib.moves import Move
 from bendolib.notation import parse_move
 from bendolib.observation import Observation
 from bendolib.records import GameRecord, record_of
-from bendolib.rng import derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn

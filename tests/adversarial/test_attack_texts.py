@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import GameState, position_text, records
+from bendolib._rule_spec import parse_tile_text, rules_from_spec, rules_to_spec
 from bendolib.notation import parse_move, parse_pattern
-from bendolib.rule_spec import parse_tile_text, rules_from_spec, rules_to_spec
 from bendolib.testing import invariants
 from bendolib.testing import strategies as bst
 
@@ -133,7 +133,7 @@ def test_rule_specs(rules: bendolib.RuleSet, seed: int) -> None:
     def accepted(_: Any, built: bendolib.RuleSet) -> None:
         plays_on(bendolib.new_game(built, built.player_counts[0], seed), seed, moves=6)
 
-    attack("rule_spec.rules_from_spec", inputs, rules_from_spec, on_accept=accepted)
+    attack("records.rules_from_spec", inputs, rules_from_spec, on_accept=accepted)
 
 
 @fuzzing(25)
@@ -156,7 +156,7 @@ def test_tile_texts(rules: bendolib.RuleSet, seed: int) -> None:
     tileset = rules.tileset
     text = str(tileset.tiles[seed % len(tileset.tiles)])
     attack(
-        "rule_spec.parse_tile_text",
+        "_rule_spec.parse_tile_text",
         text_mutants(text, seed, near="0123456789-APWLR"),
         parse_tile_text,
     )

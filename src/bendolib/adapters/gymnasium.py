@@ -42,6 +42,7 @@ except ImportError as error:  # say which extra to install
 
 from bendolib import bots as bot_registry
 from bendolib import rules as registry
+from bendolib._rng import derive_seed
 from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.bots.bot import Bot
 from bendolib.encoding import (
@@ -56,7 +57,6 @@ from bendolib.encoding import (
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.moves import NEXT_ROUND
-from bendolib.rng import derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from bendolib._inference import fitting
 from bendolib.geometry.board import Board
-from bendolib.inference import fitting
 from bendolib.moves import DRAW, Move, Place, PlaceInCell, PlaceMove
 from bendolib.observation import Observation
 from bendolib.state import GameState

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 
 import attrs
 
-from bendolib.construct import fast_constructor
+from bendolib._construct import fast_constructor
+from bendolib._memo import remember
 from bendolib.geometry import lattice
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.chain import ChainGeometry
 from bendolib.geometry.lattice import COLLISION_MASKS, Position
-from bendolib.memo import remember
 from bendolib.moves import OPENING
 from bendolib.tiles import LEFT, RIGHT, Tile
 
@@ -79,7 +79,7 @@ def _step(cell: int, side: int, turn: int) -> _Step:
 
 
 #: Ends and placements already built, by a packed key (immutable values, shared by
-#: every board; bounded memo tables, see :mod:`bendolib.memo`).
+#: every board; bounded memo tables, see :mod:`bendolib._memo`).
 _ENDS: dict[int, End] = {}
 _PLACEMENTS: dict[tuple[int, int, int, int, int], Placement] = {}
 

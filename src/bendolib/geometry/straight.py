@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import attrs
 
-from bendolib.construct import fast_constructor
+from bendolib._construct import fast_constructor
+from bendolib._memo import remember
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.chain import ChainGeometry
 from bendolib.geometry.lattice import Position
-from bendolib.memo import remember
 from bendolib.moves import OPENING
 from bendolib.tiles import BOTH, STRAIGHT, Tile
 

@@ -18,12 +18,12 @@ from typing import cast
 
 import attrs
 
-from bendolib.construct import fast_constructor
+from bendolib._construct import fast_constructor
+from bendolib._memo import remember
 from bendolib.errors import RuleSetError
 from bendolib.geometry import trilattice
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.trilattice import ORIGIN, Cell, around, corners, neighbors
-from bendolib.memo import remember
 from bendolib.moves import OPENING, PlaceInCell, PlaceMove
 from bendolib.tiles import BOTH, STRAIGHT, Tile, TileSet, Triangle
 

@@ -15,7 +15,7 @@ from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import EffectPolicy, FaceEffects, NextDraws, Reverse
 from bendolib.rules.match import Match
 from bendolib.rules.penalties import DrawPenalties, Penalties
-from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.ruleset import _REGISTRY, RuleSet
 from bendolib.rules.scoring import (
     EndsMultiple,
     FinishingOrder,
@@ -43,8 +43,6 @@ from bendolib.rules.triangles import (
     TriangleScoring,
     TriominoesRoundScoring,
 )
-
-_REGISTRY: dict[str, RuleSet] = {}
 
 
 def register(rules: RuleSet, *, replace: bool = False) -> RuleSet:

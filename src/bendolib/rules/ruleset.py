@@ -29,6 +29,11 @@ LIST_GENERAL = 0
 LIST_STRAIGHT = 1
 LIST_BEND = 2
 
+#: The registered rule sets by name, in registration order: filled by
+#: :func:`bendolib.rules.register`, read by ``repr`` (kept here, beside the class, so
+#: that this module does not import the package that registers them).
+_REGISTRY: dict[str, RuleSet] = {}
+
 #: RuleSet fields that hold a policy whose own fields are parameters.
 _POLICIES = (
     "deal",
@@ -225,9 +230,7 @@ class RuleSet:
         The name and what differs from the registered rule set it derives from:
         ``RuleSet('basic', target=50)``, ``RuleSet('mine', base='basic', effects=...)``.
         """
-        from bendolib import rules as registry
-
-        known = [registry.get(n) for n in registry.names()]
+        known = list(_REGISTRY.values())
         own = [r for r in known if r.name == self.name]
         if not own and not known:
             return f"RuleSet({self.name!r})"

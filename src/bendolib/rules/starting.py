@@ -6,8 +6,8 @@ from typing import Literal, Protocol
 
 import attrs
 
+from bendolib._memo import remember
 from bendolib.errors import RuleSetError
-from bendolib.memo import remember
 from bendolib.tiles import Tile, TileSet, indices
 
 

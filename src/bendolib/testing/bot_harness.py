@@ -27,10 +27,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from bendolib import engine, position_text
 from bendolib import rules as registry
+from bendolib._rng import derive_seed
 from bendolib.errors import BendolibError
 from bendolib.moves import Draw, Move, NextRound, Pass, Place
 from bendolib.observation import Observation
-from bendolib.rng import derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 from bendolib.testing import invariants as inv

@@ -21,11 +21,11 @@ from typing import Any
 
 import attrs
 
+from bendolib._rng import SplitMix64, derive_seed
+from bendolib._rule_spec import rules_to_spec
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError
 from bendolib.moves import Move, NextRound
-from bendolib.rng import SplitMix64, derive_seed
-from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, STATE_FIELDS, GameState
 from bendolib.testing import invariants as inv

@@ -18,14 +18,14 @@ from typing import Any, cast
 import attrs
 
 from bendolib import position_text, records
+from bendolib._rng import SplitMix64, derive_seed
+from bendolib._rule_spec import rules_to_spec
 from bendolib.engine import apply, deal_from, legal_moves
 from bendolib.errors import BendolibError, IllegalMoveError
 from bendolib.geometry import lattice
 from bendolib.moves import OPENING, Draw, Move, NextRound, Pass, Place, PlaceInCell
 from bendolib.notation import parse_move
 from bendolib.observation import Observation
-from bendolib.rng import SplitMix64, derive_seed
-from bendolib.rule_spec import rules_to_spec
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome, RoundScore
 from bendolib.sampling import sample_state

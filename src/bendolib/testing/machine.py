@@ -34,10 +34,10 @@ from hypothesis.stateful import (
 )
 
 from bendolib import engine
+from bendolib._rng import SplitMix64
 from bendolib.errors import BendolibError, IllegalMoveError
 from bendolib.moves import DRAW, NEXT_ROUND, PASS, Move, Place
 from bendolib.notation import parse_move
-from bendolib.rng import SplitMix64
 from bendolib.rules.bendomino import BASIC
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState

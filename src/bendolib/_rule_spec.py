@@ -192,7 +192,7 @@ def encode_value(value: Any) -> Any:
         if name is None:
             raise RuleSetError(
                 f"cannot write a {cls.__qualname__}: register its class with "
-                "bendolib.rule_spec.register_policy"
+                "bendolib.records.register_policy"
             )
         out: dict[str, Any] = {"$policy": name}
         for field in attrs.fields(cls):
@@ -235,7 +235,7 @@ def _decode(data: Any) -> Any:
         if cls is None:
             raise ParseError(
                 f"unknown policy class {quoted(path)} (a program registers its own with "
-                "bendolib.rule_spec.register_policy)"
+                "bendolib.records.register_policy)"
             )
         fields = {str(k): _decode(v) for k, v in data.items() if k != "$policy"}
         try:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from bendolib.construct import fast_constructor
+from bendolib._construct import fast_constructor
+from bendolib._memo import remember
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End
 from bendolib.geometry.chain import chain_fits, chain_placements
-from bendolib.memo import remember
 from bendolib.moves import OPENING, Place, PlaceMove
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.tiles import _NO_FITS, LEFT, RIGHT, STRAIGHT, Tile, TileSet, indices

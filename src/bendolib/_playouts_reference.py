@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from bendolib._placing import placements
+from bendolib._rng import SplitMix64, derive_seed
 from bendolib.engine import apply, legal_moves
 from bendolib.errors import BendolibError
 from bendolib.geometry.board import Board
 from bendolib.geometry.chain import as_chain
 from bendolib.moves import DRAW, OPENING, Move, Place, PlaceInCell, PlaceMove
-from bendolib.placing import placements
-from bendolib.rng import SplitMix64, derive_seed
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GAME_OVER, PLAYING, GameState
 

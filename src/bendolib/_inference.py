@@ -17,20 +17,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import attrs
 
+from bendolib._placing import placements
 from bendolib.geometry.board import Board
 from bendolib.geometry.chain import ChainGeometry, as_chain
 from bendolib.geometry.triangles import TriangleBoard
 from bendolib.moves import OPENING, Draw, Pass, Place, PlaceInCell
-from bendolib.observation import HIDDEN, Observation, stock_start
-from bendolib.placing import placements
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.starting import HighestDouble, HolderOf, StartDecision
 from bendolib.rules.triangles import HighestTriple
 from bendolib.state import PLAYING, GameState
 from bendolib.tiles import indices
+
+if TYPE_CHECKING:
+    from bendolib.observation import Observation
+
+#: A tile or seat the observer does not know: ``Taken.tile`` of a tile another player
+#: took, ``Slot.seat`` of a deck position outside every known hand.
+HIDDEN = -1
 
 #: ``Lack.reason`` values.
 PASSED = "passed"
@@ -92,7 +99,7 @@ class Slot:
 class HiddenDeal:
     """
     The round's deck as the observer knows it: ``known[i]`` is the tile at position
-    ``i`` or :data:`~bendolib.observation.HIDDEN`; the ``hidden`` tiles fill the
+    ``i`` or :data:`HIDDEN`; the ``hidden`` tiles fill the
     hidden positions, which the ``slots`` partition (in deal order: the hands, the
     draws, the stock; see :class:`DeckLayout`).
     """
@@ -188,6 +195,11 @@ def _probe(rules: RuleSet, players: int, board: Board) -> GameState:
         current_player=0,
         scores=(0,) * players,
     )
+
+
+def stock_start(rules: RuleSet, players: int) -> int:
+    """Deck position of the first stock tile: after the hands and the table tiles."""
+    return players * rules.deal.hand_size(players) + rules.deal.table_tiles
 
 
 def _mask(tiles: Iterable[int]) -> int:
