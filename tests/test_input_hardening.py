@@ -400,3 +400,13 @@ def test_every_policy_of_a_registered_rule_set_is_registered(name: str) -> None:
         c.__qualname__ for c in classes
     }
     assert not missing, f"not registered: {sorted(missing)}"
+
+
+def test_a_tile_sets_top_too_long_to_write_is_a_library_error() -> None:
+    """Found by the long adversarial profile: a ``$tileset`` whose ``top`` is a number of
+    more than 4,300 digits raised ValueError while the message was written."""
+    spec = rules_to_spec(bendolib.rules.get("basic"))
+    tiles = [str(t) for t in bendolib.rules.get("basic").tileset.tiles]
+    spec["parameters"] = {"tileset": {"$tileset": {"name": "x", "tiles": tiles, "top": 10**5000}}}
+    with pytest.raises(BendolibError, match="top must be the highest number"):
+        rules_from_spec(spec)

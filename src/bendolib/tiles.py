@@ -267,7 +267,7 @@ class TileSet:
         if type(self.top) is not int or self.top != _highest_number(self.tiles):
             raise RuleSetError(
                 f"top must be the highest number on the tiles, "
-                f"{_highest_number(self.tiles)}, not {quoted(repr(self.top))}"
+                f"{_highest_number(self.tiles)}, not {shown(self.top)}"
             )
         face_mask, points, doubles = _index_tables(self.tiles)
         object.__setattr__(self, "_face_mask", face_mask)
