@@ -36,7 +36,11 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("geometry", "lattices, boards, geometries, and the moves laid on them", ("geometry", "moves")),
     ("rules", "the policies, RuleSet, the variants and their registry", ("rules",)),
     ("state", "GameState, a frozen value", ("state",)),
-    ("engine", "legal moves and apply", ("_placing", "engine")),
+    (
+        "engine",
+        "legal moves and apply (the compiled kernel's step functions too)",
+        ("_placing", "_kernel", "engine"),
+    ),
     (
         "records",
         "notation, position texts, records, pictures",
@@ -58,7 +62,6 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "_inference",
             "observation",
             "sampling",
-            "_kernel",
             "_kernel_input",
             "_playouts_reference",
             "playouts",

@@ -31,6 +31,7 @@ from bendolib import playouts as kernel_api
 from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import Outcome, reference_playouts
 from bendolib._rng import SplitMix64
+from bendolib.geometry.chain import ChainGeometry
 from bendolib.moves import Draw, NextRound, Pass
 from bendolib.rules.ruleset import RuleSet
 from bendolib.testing import strategies
@@ -44,10 +45,17 @@ needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled ke
 #: Playouts per built-in rule set and player count: a few hundred in CI.
 PER_CONFIG = int(os.environ.get("BENDOLIB_DIFFERENTIAL", "200"))
 
-CONFIGS = [
-    (name, players)
+#: The built-in rule sets the kernel plays: every one on a chain (straight or bend).
+KERNEL_GAMES = tuple(
+    name
     for name in bendolib.rules.names()
-    for players in bendolib.rules.get(name).player_counts
+    if isinstance(bendolib.rules.get(name).geometry, ChainGeometry)
+)
+#: The built-in rule sets on a geometry the kernel does not know (the triangles').
+ENGINE_GAMES = tuple(name for name in bendolib.rules.names() if name not in KERNEL_GAMES)
+
+CONFIGS = [
+    (name, players) for name in KERNEL_GAMES for players in bendolib.rules.get(name).player_counts
 ]
 
 
@@ -186,7 +194,7 @@ def test_differential_configured_rule_sets(data: st.DataObject) -> None:
 
 @needs_kernel
 @settings(max_examples=200)
-@given(strategies.game_states())
+@given(strategies.game_states(strategies.rulesets(KERNEL_GAMES)))
 def test_listing_is_the_engines(state: GameState) -> None:
     """On any reachable state the kernel lists legal_moves, in its order."""
     spec = compile_for(state.rules, state.players)
@@ -258,6 +266,10 @@ def test_every_built_in_rule_set_runs_in_the_kernel() -> None:
         pytest.skip("the compiled kernel is not loaded")
     for name, players in CONFIGS:
         assert kernel_api.kernel_reason(bendolib.rules.get(name), players) is None, name
+    assert ENGINE_GAMES  # the triangle games fall back, saying why
+    for name in ENGINE_GAMES:
+        rules = bendolib.rules.get(name)
+        assert "TriangleGeometry" in str(kernel_api.kernel_reason(rules, rules.player_counts[0]))
 
 
 def test_outcome_summarises_the_final_state() -> None:

@@ -29,7 +29,7 @@ from bendolib import engine, position_text
 from bendolib import rules as registry
 from bendolib._rng import derive_seed
 from bendolib.errors import BendolibError
-from bendolib.moves import Draw, Move, NextRound, Pass, Place
+from bendolib.moves import Draw, Move, NextRound, Pass, Place, PlaceInCell
 from bendolib.observation import Observation
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
@@ -67,7 +67,7 @@ LOADED_LIMIT = (
     "issue 14 is fixed, so the bot was not judged there"
 )
 
-_MOVE_TYPES = (Place, Draw, Pass, NextRound)
+_MOVE_TYPES = (Place, PlaceInCell, Draw, Pass, NextRound)
 
 
 def _text(move: object) -> str:
