@@ -438,3 +438,17 @@ def test_playouts_in_threads_are_the_serial_ones() -> None:
             pool.map(lambda job: kernel_api.playouts(job[0], 1500, seed=job[1], record=True), jobs)
         )
     assert threaded == serial
+
+
+def test_a_stale_kernel_build_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editable install not rebuilt after a pull keeps an old ``_kernel``: it is ignored
+    (the pure-Python engine runs), never half used (the step API crashed at import)."""
+    from bendolib import _kernel_abi
+
+    if not kernel_api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    assert _kernel_abi.load_kernel() is not None
+    monkeypatch.setattr(kernel_api._kernel, "ABI", _kernel_abi.ABI - 1)
+    assert _kernel_abi.load_kernel() is None
+    monkeypatch.delattr(kernel_api._kernel, "ABI")
+    assert _kernel_abi.load_kernel() is None

@@ -3680,7 +3680,10 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         return NULL;
     }
     Py_INCREF(UnsupportedError);
-    if (PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
+    /* The interface version: bendolib/_kernel_abi.py's ABI must equal it, else a stale
+       build (an editable install after a pull) is ignored rather than half used. */
+    if (PyModule_AddIntConstant(m, "ABI", 2) ||
+        PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
         Py_DECREF(m);
         return NULL;

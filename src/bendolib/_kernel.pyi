@@ -2,6 +2,7 @@
 
 from typing import Any
 
+ABI: int
 MAX_TILES: int
 MAX_PLAYERS: int
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Callable, Sequence
 from operator import add
@@ -13,6 +12,7 @@ import attrs
 
 from bendolib import _memo as memo
 from bendolib._construct import fast_constructor, fast_evolver
+from bendolib._kernel_abi import load_kernel
 from bendolib._memo import remember
 from bendolib._placing import (
     _bend_at,
@@ -890,11 +890,8 @@ def _load_step_kernel() -> ModuleType | None:
     tables and helpers; None when the kernel is not built or ``BENDOLIB_PURE_PYTHON``
     asks for the pure-Python engine (see :mod:`bendolib.playouts`).
     """
-    if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from bendolib import _kernel
-    except ImportError:
+    _kernel = load_kernel()
+    if _kernel is None:
         return None
     from bendolib.geometry import bend, straight
 

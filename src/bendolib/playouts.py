@@ -16,11 +16,10 @@ on the Python engine.  :data:`KERNEL` says which.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
+from bendolib._kernel_abi import load_kernel
 from bendolib._kernel_input import NotForKernelError, spec_tuple, state_tuple
 from bendolib._playouts_reference import (
     POLICIES,
@@ -33,18 +32,7 @@ from bendolib._playouts_reference import (
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState
 
-
-def _load_kernel() -> ModuleType | None:
-    if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from bendolib import _kernel
-    except ImportError:
-        return None
-    return _kernel
-
-
-_kernel = _load_kernel()
+_kernel = load_kernel()
 
 #: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
 KERNEL = _kernel is not None
