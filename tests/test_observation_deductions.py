@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 
 import bendolib
 from bendolib import engine, rules
-from bendolib._inference import DRAW_MISSED, DREW, DREW_AGAIN, PASSED, deduce, fitting
+from bendolib._inference import DRAW_MISSED, DREW, DREW_AGAIN, PASSED, deduce, fitting, hidden_deal
 from bendolib.moves import Draw, Pass
 from bendolib.observation import stock_start
 from bendolib.state import GameState
+from bendolib.tiles import indices
 from random_play import random_play
 
 
@@ -108,11 +109,70 @@ def test_a_forced_draw_is_a_deduction_where_drawing_is_not_voluntary() -> None:
 
 
 def test_drawing_by_choice_says_nothing_in_the_basic_rules() -> None:
-    """seeds/000: players can decide to draw and pass even if they have playable pieces."""
+    """seeds/000: players can decide to draw and pass even if they have playable pieces
+    (only a draw after which the same player went on tells something: see below)."""
     for seed in range(40):
         state = play("basic", seed, 60)
+        history = state.history
         for lack in deduce(state.observation(0)).lacks:
-            assert lack.reason in (PASSED, DRAW_MISSED)
+            assert lack.reason in (PASSED, DRAW_MISSED, DREW)
+            if lack.reason == DREW:
+                following = history[lack.turn + 1] if lack.turn + 1 < len(history) else None
+                if following is None:
+                    assert state.current_player == lack.player and state.drawn_count
+                else:
+                    assert following.player == lack.player
+
+
+def test_a_draw_that_did_not_end_the_turn_was_forced() -> None:
+    """
+    seeds/000: "Players can decide to draw a Bendomino and pass their turn even if they
+    have playable pieces" -- a draw by choice ends the turn, so a draw after which the
+    same player moves again was the forced one: "If players do not have a Bendomino that
+    can be played, they must draw one piece from the stock."  The player held no tile
+    that fitted before that draw.
+    """
+    state, index = _first("basic", 2, Draw, DREW)
+    obs = state.observation(0)
+    found = deduce(obs)
+    lack = next(x for x in found.lacks if x.turn == index and x.reason == DREW)
+    before = round_states(state)[index]
+    on_board = obs.rules.tileset.mask_of(p.tile for p in before.board.placements)
+    assert lack.tiles == fitting(obs, before.board) & ~on_board
+    assert lack.tiles and lack.player == state.history[index].player
+    assert before.hand_masks[lack.player] & lack.tiles == 0
+    # the dealt hand cannot hold them (the drawn tile may: it fitted, the turn went on)
+    dealt = [s for s in hidden_deal(obs).slots if s.seat == lack.player and s.kind == "hand"]
+    assert dealt and all(slot.accepts & lack.tiles == 0 for slot in dealt)
+
+
+def test_the_observer_who_started_knows_no_one_held_a_higher_double() -> None:
+    """
+    seeds/000 All Five: "The player with the highest double begins" (and opens with any
+    tile, ``opens=False``): the player who began knows its own highest double, so no
+    other hand was dealt a higher one.
+    """
+    ruleset = rules.get("all-five")
+    doubles = ruleset.tileset.doubles_mask
+    checked = 0
+    for seed in range(40):
+        state = bendolib.new_game(ruleset, 3, seed)
+        starter = state.current_player
+        mine = state.hand_masks[starter] & doubles
+        if not mine:
+            continue
+        tiles = ruleset.tileset.tiles
+        best = max(indices(mine), key=lambda i: tiles[i].a)
+        higher = ruleset.tileset.mask_of(
+            tiles[i] for i in indices(doubles) if tiles[i].a > tiles[best].a
+        )
+        found = deduce(state.observation(starter))
+        for seat in range(state.players):
+            if seat != starter:
+                assert found.possible[seat] & higher == 0
+                assert state.hand_masks[seat] & higher == 0
+        checked += 1 if higher else 0
+    assert checked
 
 
 def test_drawing_again_in_wild_draw_means_the_whole_hand_did_not_fit() -> None:
@@ -122,3 +182,40 @@ def test_drawing_again_in_wild_draw_means_the_whole_hand_did_not_fit() -> None:
     lack = next(x for x in deduce(state.observation(0)).lacks if x.turn == index)
     assert before.hand_masks[lack.player] & lack.tiles == 0
     assert lack.tiles
+
+
+def test_after_drawing_until_one_fits_the_last_drawn_tile_fitted() -> None:
+    """
+    seeds/000 Wild Draw: players "must continue to draw until they get a playable piece
+    or until the stock is empty".  A player who drew again lacked every fitting tile,
+    the earlier drawn ones included; one who then passed (a drawn tile fitted) drew a
+    fitting tile last.
+    """
+    found = 0
+    for seed in range(300):
+        state = random_play("wild-draw", seed, 40, 4, stop="round")
+        history = state.history
+        for index in range(2, len(history)):
+            player = history[index].player
+            if player == 0 or not isinstance(history[index].move, Pass):
+                continue
+            if any(
+                history[i].player != player or not isinstance(history[i].move, Draw)
+                for i in (index - 1, index - 2)
+            ):
+                continue
+            obs = state.observation(0)
+            before = round_states(state)[index]
+            on_board = obs.rules.tileset.mask_of(p.tile for p in before.board.placements)
+            fits = fitting(obs, before.board) & ~on_board
+            start = stock_start(obs.rules, obs.players)
+            last = next(start + k for k, t in enumerate(obs.taken) if t.turn == index - 1)
+            slot = next(s for s in hidden_deal(obs).slots if last in s.positions)
+            assert slot.positions == (last,)
+            assert slot.accepts & ~fits == 0
+            assert fits >> state.deck[last] & 1
+            found += 1
+            break
+        if found >= 3:
+            break
+    assert found

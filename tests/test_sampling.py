@@ -259,3 +259,27 @@ def test_the_true_deal_meets_the_constraints_with_a_free_opening(seed: int, move
     for observer in range(state.players):
         for slot in hidden_deal(state.observation(observer)).slots:
             assert all(slot.accepts >> deck[p] & 1 for p in slot.positions)
+
+
+def test_a_stuck_draw_and_the_starters_own_hand_are_deduced() -> None:
+    """
+    Regression (issue 14, long adversarial profile): in this All Five round the exact
+    sampler's decks were nearly all rejected by the replay (11 accepted in 32,925
+    attempts), so ``sample_state`` raised ``SamplingError``.  The deductions missed two
+    facts: a draw after which the same player moved again was not the voluntary "draw
+    a Bendomino and pass their turn" (seeds/000), so that player held no fitting tile;
+    and the observer who began ("The player with the highest double begins", seeds/000
+    All Five) knows no other hand held a higher double.
+    """
+    from bendolib.testing import replay_choices
+
+    choices = [6, 4, 3, 2, 0, 1, 3, 0, 0, 0, 0, 1, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0]
+    choices += [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 3, 9, 1]
+    choices += [0, 2, 3, 2, 2, 2, 0, 2, 0, 2, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1]
+    state = replay_choices(rules.get("all-five"), players=3, seed=4917, choices=choices)
+    assert (state.round_number, len(state.history)) == (2, 24)
+    obs = state.observation(1)
+    rng = random.Random(14)
+    for _ in range(5):
+        world = sample_state(obs, rng, max_attempts=2_000)
+        assert world.observation(1) == obs

@@ -1,12 +1,14 @@
 """
 Deductions from the public history: which tiles each hidden hand cannot hold.
 
-A player who passed, who had to draw, or who kept drawing lacked then every tile that
-would have fitted the board; a drawn tile that ended the turn did not fit; a tile
-placed after drawing was one of the tiles drawn that turn; the opening tile was the
-highest the start policy looks for.  :func:`deduce` gathers these facts for one
-observer, and :func:`hidden_deal` turns them into constraints on the positions of the
-round's deck, from which :mod:`bendolib.sampling` draws consistent deals.
+A player who passed, who had to draw (or drew and still had the turn, where a draw by
+choice ends it), or who kept drawing lacked then every tile that would have fitted the
+board; a drawn tile that ended the turn did not fit; a tile placed after drawing was
+one of the tiles drawn that turn; the opening tile (or, for the observer who started,
+its own deciding tile) was the highest the start policy looks for.  :func:`deduce`
+gathers these facts for one observer, and :func:`hidden_deal` turns them into
+constraints on the positions of the round's deck, from which :mod:`bendolib.sampling`
+draws consistent deals.
 
 The constraints here are necessary conditions, one tile at a time; facts that tie
 several tiles together (some tile in a hand fits, the round was not blocked) are left
@@ -349,8 +351,11 @@ def _analyse(obs: Observation, forced_draws: bool) -> tuple[Deductions, HiddenDe
             for c in draws:
                 accept[c] &= ~fits
         for draws, fits in positives:
-            if sum(len(classes[c].positions) for c in draws) == 1:
-                accept[draws[0]] &= fits
+            # some tile drawn that turn fits: the one draw not already ruled out
+            # (e.g. by drawing again after it) if there is only one
+            open_draws = [c for c in draws if accept[c] & fits]
+            if sum(len(classes[c].positions) for c in open_draws) == 1:
+                accept[open_draws[0]] &= fits
     if obs.opening >= 0 and obs.phase == PLAYING and obs.current_player != me:
         # the tile the round must open with is in the hand of the player to move
         keep_only(1 << obs.opening, slots_before(obs.current_player, len(obs.history)))
@@ -461,6 +466,10 @@ def _walk(obs: Observation, classes: list[_Class], forced_draws: bool) -> _Walk:
                 ended = following.player != player
             else:
                 ended = obs.phase != PLAYING or obs.current_player != player or obs.drawn_count == 0
+            if may_pass and not ended:
+                # a voluntary draw would have ended the turn ("draw a Bendomino and
+                # pass their turn", seeds/000): one that did not was made when stuck
+                lacks.append(Lack(player, index, fits, DREW))
             if ended:
                 if not may_pass:
                     misses.append((turn_draws, fits))
@@ -524,7 +533,7 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
     if opening >= 0:
         base[starter] |= 1 << opening
     decision = policy.choose(tileset, tuple(base), obs.round_number)
-    if not _matches(decision, starter, opening):
+    if not _matches(decision, starter, opening, obs.player):
         return {}
     out: dict[int, int] = {}
     hidden = tileset.full_mask & ~own_block
@@ -542,10 +551,14 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
     return out
 
 
-def _matches(decision: StartDecision, starter: int, opening: int) -> bool:
-    # Only a policy that names the opening tile tells which tiles the others lack: with
-    # a free opening (``opens=False``) the starter's deciding tile is not known, and
-    # "no other seat outranks it" ties several tiles together (left to the sampler).
+def _matches(decision: StartDecision, starter: int, opening: int, observer: int) -> bool:
+    # The deciding tile must be known.  It is when the observer started: its own hand
+    # decides, whatever the opening.  Otherwise only a policy that names the opening
+    # tile tells which tiles the others lack: with a free opening (``opens=False``)
+    # the starter's deciding tile is not known, and "no other seat outranks it" ties
+    # several tiles together (left to the sampler).
     if decision.redeal or decision.player != starter:
         return False
+    if starter == observer:
+        return True
     return opening >= 0 and decision.opening == opening
