@@ -351,8 +351,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"forged moves refused: {forged:,}; accepted: {0 if accepted is None else 1}")
     if curve:
         print(
-            "worker RSS over the run (largest worker, MB): "
-            + ", ".join(f"{moves:,} moves {size / 2**20:.1f}" for moves, _, size in curve)
+            "worker RSS over the run (largest worker, MB; memo entries): "
+            + ", ".join(
+                f"{moves:,} moves {size / 2**20:.1f} ({entries:,})"
+                for moves, _, size, entries in curve
+            )
         )
     if rss:
         print(f"final worker RSS: {', '.join(f'{size / 2**20:.1f} MB' for size in rss.values())}")
