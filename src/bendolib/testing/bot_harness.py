@@ -38,6 +38,7 @@ from bendolib.testing.checker import (
     CheckReport,
     Violation,
     _Snapshot,
+    _wanted,
     game_seed,
     rules_expression,
 )
@@ -291,17 +292,6 @@ def _rule_sets(rules: RuleSet | Sequence[RuleSet] | None) -> tuple[RuleSet, ...]
     return chosen
 
 
-def _wanted_bot(invariants: Collection[str] | None) -> frozenset[str]:
-    if invariants is None:
-        return frozenset(BOT_INVARIANTS)
-    if isinstance(invariants, str):
-        raise TypeError(f"invariants is a collection of names, not the string {invariants!r}")
-    unknown = set(invariants) - set(BOT_INVARIANTS)
-    if unknown:
-        raise ValueError(f"unknown bot checks {sorted(unknown)}; known: {list(BOT_INVARIANTS)}")
-    return frozenset(invariants)
-
-
 def _limits(games: Sequence[_BotGame]) -> tuple[tuple[str, str], ...]:
     seen: dict[str, int] = {}
     for game in games:
@@ -355,7 +345,7 @@ def check_bot_game(
     moves (indices into ``legal_moves``) and asks the bot once, in the state reached
     (and in that state loaded from its position text).
     """
-    wanted = _wanted_bot(invariants)
+    wanted = _wanted(invariants, BOT_INVARIANTS, "bot checks")
     game = _BotGame(
         bot,
         rules,
@@ -396,7 +386,7 @@ def check_bot(
     report's ``skipped``, not held against the bot.  The report names the first
     violation with a one-line reproduction.
     """
-    wanted = _wanted_bot(invariants)
+    wanted = _wanted(invariants, BOT_INVARIANTS, "bot checks")
     chosen = _rule_sets(rules)
     played: list[_BotGame] = []
     skipped: tuple[tuple[str, str], ...] = ()

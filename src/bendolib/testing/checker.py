@@ -506,14 +506,19 @@ def _counts(rules: RuleSet, players: int | Sequence[int] | None) -> tuple[int, .
     return tuple(players)
 
 
-def _wanted(invariants: Collection[str] | None) -> frozenset[str]:
+def _wanted(
+    invariants: Collection[str] | None,
+    known: Sequence[str] = ALL_INVARIANTS,
+    what: str = "invariants",
+) -> frozenset[str]:
+    """The checks asked for (all of ``known`` by default); ``what`` names them in errors."""
     if invariants is None:
-        return frozenset(ALL_INVARIANTS)
+        return frozenset(known)
     if isinstance(invariants, str):
         raise TypeError(f"invariants is a collection of names, not the string {invariants!r}")
-    unknown = set(invariants) - set(ALL_INVARIANTS)
+    unknown = set(invariants) - set(known)
     if unknown:
-        raise ValueError(f"unknown invariants {sorted(unknown)}; known: {list(ALL_INVARIANTS)}")
+        raise ValueError(f"unknown {what} {sorted(unknown)}; known: {list(known)}")
     return frozenset(invariants)
 
 
