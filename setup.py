@@ -8,10 +8,16 @@ wheels, cibuildwheel).
 """
 
 import os
+import sys
 
 from setuptools import Extension, setup
 
 required = os.environ.get("BENDOLIB_REQUIRE_KERNEL", "") not in ("", "0")
+# Python's own CFLAGS carry -g: the built kernel held 507 KB of which ~400 KB were debug
+# symbols.  On Linux the linker strips them (the wheel's kernel ~105 KB);
+# BENDOLIB_KERNEL_DEBUG=1 keeps them for gdb, perf and the sanitizer build.
+debug = os.environ.get("BENDOLIB_KERNEL_DEBUG", "") not in ("", "0")
+strip = [] if debug or not sys.platform.startswith("linux") else ["-Wl,--strip-all"]
 
 setup(
     ext_modules=[
@@ -19,6 +25,7 @@ setup(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
             optional=not required,
+            extra_link_args=strip,
         )
     ]
 )
