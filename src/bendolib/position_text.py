@@ -40,6 +40,7 @@ from bendolib.limits import (
     shown,
 )
 from bendolib.moves import OPENING, Place, PlaceInCell
+from bendolib.rules.match import round_sides
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.triangles import TriominoesRoundScoring
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
@@ -874,7 +875,10 @@ def _check_match(reader: _Reader, state: GameState) -> None:
         )
     sides = rules.match.sides(state.players)
     side_scores = [sum(state.scores[s] for s in side) for side in sides]
-    winner = rules.match.winner(side_scores) if state.phase != PLAYING else None
+    won = results[-1].winners if finished else ()
+    winner = (
+        rules.match.winner(side_scores, round_sides(sides, won)) if state.phase != PLAYING else None
+    )
     if state.phase == GAME_OVER:
         if state.match_winner != winner:
             raise reader.fail(
