@@ -570,3 +570,57 @@ def test_triominoes_several_past_400_the_rounds_winner_wins() -> None:
             assert state.winner == result.winners[0]
             differs += state.scores[result.winners[0]] < max(state.scores)
     assert differs  # some match went to the round's winner with the lower score
+
+
+# -- issue 21 point 4: Triangle Dominoes, the other reading of seeds/004 -------------------
+
+
+def test_seed004_collect_reading_keeps_drawing_until_a_tile_fits() -> None:
+    """seeds/004 read as this game's (issue 21 point 4): "they keep "drawing" dominoes
+    ... until they find one they can play"; the library's reading draws one."""
+    from bendolib.rules.triangles import TRIANGLE_DOMINOES_COLLECT as COLLECT
+
+    board = build([lay("5-5-5", U(0, 0))])
+    stock = ["0-1-1", "0-1-2", "4-5-5"]
+    state = position(COLLECT, board, [["0-0-0"], ["1-1-1"]], stock=stock)
+    for _ in range(2):
+        state = bendolib.apply(state, DRAW)
+        assert state.current_player == 0  # nothing drawn fits yet: draw on
+    state = bendolib.apply(state, DRAW)
+    assert any(isinstance(m, PlaceInCell) for m in bendolib.legal_moves(state))
+    assert TRIANGLE_DOMINOES.draw.when_stuck == "once"
+
+
+def test_seed004_collect_reading_the_player_out_collects_the_others_dots() -> None:
+    """seeds/004 read as this game's (issue 21 point 4): "Each player adds up the dots on
+    all of their remaining dominoes. The player who used up all their dominoes collects
+    those points"; "If the game ended "blocked" ..., the player with the fewest points
+    remaining wins that round and collects the points (minus any points they have
+    remaining.)"; "until any player reaches a predetermined score, for example, 100"."""
+    from bendolib.rules.scoring import WinnerTakesPips
+    from bendolib.rules.triangles import TRIANGLE_DOMINOES_COLLECT as COLLECT
+
+    assert COLLECT.match.target == 100 and COLLECT.play_scoring is None
+    assert (
+        TRIANGLE_DOMINOES.configure(
+            "triangle-dominoes/collect",
+            when_stuck="until_fits",
+            play_scoring=None,
+            round_scoring=WinnerTakesPips(
+                blocked_winner="lowest_seat", tie="nobody", minus_own=True
+            ),
+            target=100,
+        )
+        == COLLECT
+    )
+    out = RoundOutcome(((0,), (1,), (2,)), (0, 12, 20), (0,), False, 0, (0, 0, 0))
+    assert COLLECT.round_scoring.score(out).points == (32, 0, 0)
+    blocked = RoundOutcome(((0,), (1,), (2,)), (5, 12, 20), (), True, 0, (0, 0, 0))
+    assert COLLECT.round_scoring.score(blocked).points == (12 + 20 - 5, 0, 0)
+    # in play: no point while laying; the round's end awards the winner the others' dots
+    state = bendolib.new_game(COLLECT, 3, 5)
+    while not state.is_round_over:
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+        assert state.play_points == (0, 0, 0)
+    result = state.last_result
+    assert result is not None and sum(result.points) == state.scores[result.winners[0]] > 0

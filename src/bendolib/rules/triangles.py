@@ -19,7 +19,7 @@ from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.match import Match
 from bendolib.rules.penalties import DrawPenalties
 from bendolib.rules.ruleset import RuleSet
-from bendolib.rules.scoring import RoundOutcome, RoundScore
+from bendolib.rules.scoring import RoundOutcome, RoundScore, WinnerTakesPips
 from bendolib.rules.starting import StartDecision
 from bendolib.tiles import TRIANGLES, TileSet, indices
 
@@ -265,6 +265,20 @@ TRIOMINOES = RuleSet(
     match=Match(target=400, target_check="round_end", several="round_winner"),
     play_scoring=TriangleScoring(),
     penalties=DrawPenalties(),
+)
+
+#: Triangle Dominoes with seeds/004's neighbouring "dominoes" sentences read as the
+#: game's own (issue 21 point 4; docs/rules/triangle-dominoes.md): a stuck player keeps
+#: drawing until a tile fits, tiles score nothing when laid, the player out collects the
+#: dots left in the others' hands, a blocked round goes to the fewest dots (who collects
+#: the others' minus their own), first to 100.  Not registered: use it as it is, or
+#: ``TRIANGLE_DOMINOES.configure(...)`` with these parameters.
+TRIANGLE_DOMINOES_COLLECT = TRIANGLE_DOMINOES.configure(
+    "triangle-dominoes/collect",
+    when_stuck="until_fits",
+    play_scoring=None,
+    round_scoring=WinnerTakesPips(blocked_winner="lowest_seat", tie="nobody", minus_own=True),
+    target=100,
 )
 
 #: The triangle rule sets, registered by name (``bendolib.rules.get("triominoes")``).
