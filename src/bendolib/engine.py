@@ -46,7 +46,7 @@ from bendolib.moves import (
     PlaceInCell,
 )
 from bendolib.rules import get as registered_rules
-from bendolib.rules.match import Match, round_sides
+from bendolib.rules.match import Match, match_winner, round_sides
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.rules.starting import StartDecision
@@ -773,8 +773,10 @@ def _finish_round(state: GameState, blocked: bool) -> GameState:
     result = _new_result(
         context.round_number, blocked, context.out, hand_points, score.points, score.winners
     )
-    winner = rules.match.winner(
-        [sum(map(scores.__getitem__, side)) for side in sides], round_sides(sides, score.winners)
+    winner = match_winner(
+        rules.match,
+        [sum(map(scores.__getitem__, side)) for side in sides],
+        round_sides(sides, score.winners),
     )
     context = _evolve_context(
         context,

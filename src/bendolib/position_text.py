@@ -40,7 +40,7 @@ from bendolib.limits import (
     shown,
 )
 from bendolib.moves import OPENING, Place, PlaceInCell
-from bendolib.rules.match import round_sides
+from bendolib.rules.match import match_winner, round_sides
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.triangles import TriominoesRoundScoring
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
@@ -877,7 +877,9 @@ def _check_match(reader: _Reader, state: GameState) -> None:
     side_scores = [sum(state.scores[s] for s in side) for side in sides]
     won = results[-1].winners if finished else ()
     winner = (
-        rules.match.winner(side_scores, round_sides(sides, won)) if state.phase != PLAYING else None
+        match_winner(rules.match, side_scores, round_sides(sides, won))
+        if state.phase != PLAYING
+        else None
     )
     if state.phase == GAME_OVER:
         if state.match_winner != winner:

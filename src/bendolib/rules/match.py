@@ -15,6 +15,18 @@ def round_sides(sides: Sequence[Sequence[int]], winners: Sequence[int]) -> tuple
     return tuple(i for i, side in enumerate(sides) if any(s in side for s in winners))
 
 
+def match_winner(
+    match: Match, side_scores: Sequence[int], round_sides: Sequence[int]
+) -> int | None:
+    """
+    ``match.winner``, told the round's winning sides only under ``several="round_winner"``
+    (a match policy written before that option takes the side scores alone).
+    """
+    if getattr(match, "several", "highest") == "round_winner":
+        return match.winner(side_scores, round_sides)
+    return match.winner(side_scores)
+
+
 def _freeze_teams(teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...], ...] | None:
     if teams is None:
         return None
