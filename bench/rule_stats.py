@@ -12,7 +12,9 @@ blocked round; the mean round length in moves and in draws; the first player's (
 opener's) and each seat's share of round wins with a Wilson 95% interval; and the mean
 points scored per round.  ``--format markdown`` prints the tables of the rule pages
 ("The game in numbers") and then the cross-variant table of docs/rules/index.md,
-``summary`` that table alone.
+``summary`` that table alone.  ``--write`` puts each rule set's table into its page
+itself, under a line giving the command, the date and the load (figures generated, not
+typed: issue 21).
 
 The defaults run in under two minutes on one core.  Plain script: it asserts nothing.
 """
@@ -20,12 +22,15 @@ The defaults run in under two minutes on one core.  Plain script: it asserts not
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import attrs
 
@@ -218,6 +223,36 @@ def summary(rows: Sequence[Stats]) -> str:
     return "\n".join(lines)
 
 
+#: The rule page of each rule set whose page is not named after it.
+PAGES = {"bendo-all-in-actions": "actions"}
+#: The line ``--write`` keeps above the table (the date and the load of the measure).
+MEASURED = "Measured by `python bench/rule_stats.py --rules {name} --write` on {date}"
+
+
+def write_page(name: str, table_text: str, docs: Path | None = None) -> Path:
+    """
+    Replace the table of ``name``'s page section "The game in numbers" by
+    ``table_text``, under a line saying when and at what load it was measured.
+    """
+    root = docs or Path(__file__).resolve().parent.parent / "docs" / "rules"
+    page = root / f"{PAGES.get(name, name)}.md"
+    text = page.read_text(encoding="utf-8")
+    start = text.index("## The game in numbers")
+    head = text.index("| players | bot | rounds |", start)
+    lines = text[head:].split("\n")
+    length = next(i for i, line in enumerate(lines) if not line.startswith("|"))
+    end = head + len("\n".join(lines[:length]))
+    before = text[start:head]
+    previous = before.rfind("\nMeasured by `python bench/rule_stats.py")
+    if previous >= 0:
+        head = start + previous + 1
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    stamp = MEASURED.format(name=name, date=datetime.date.today().isoformat())
+    note = f"{stamp} (load {load:.1f}, {os.cpu_count()} cores):\n\n"
+    page.write_text(text[:head] + note + table_text + text[end:], encoding="utf-8")
+    return page
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=600, help="rounds per cell, random bot")
@@ -228,6 +263,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--format", choices=("table", "markdown", "summary", "json"), default="table"
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="also put each rule set's table into its page's 'The game in numbers' section "
+        "(docs/rules/NAME.md), with the date and the load, instead of copying it by hand",
     )
     args = parser.parse_args(argv)
     wanted = {int(p) for p in args.players.split(",") if p}
@@ -242,6 +283,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 rows.append(measure(rules, players, bot, rounds, args.seed))
         if args.format == "markdown":
             print(f"### `{name}`\n\n{markdown([r for r in rows if r.rules == name])}\n")
+        if args.write:
+            page = write_page(name, markdown([r for r in rows if r.rules == name]))
+            print(f"# wrote {page}", file=sys.stderr)
     if args.format == "table":
         print(table(rows))
     elif args.format in ("summary", "markdown"):

@@ -34,7 +34,9 @@ L, R = bendolib.LEFT, bendolib.RIGHT
 #: The positions of tests/test_basic_rules.py (seeds/000 and 002).
 OPENING: list[Step] = [(-1, "6-6", 6, R)]
 CLOSED: list[Step] = [(-1, "6-6", 6, R), (0, "1-6", 6, L), (1, "3-6", 6, L)]
-CLOSED_DEAD: list[Step] = [(-1, "6-6", 6, R), (0, "1-6", 6, L), (1, "5-6", 6, R)]
+#: An even ring (6 meets 6), as the default closing="even" allows; the uneven ring of
+#: tests/test_basic_rules.py (6-6, 6-1, 6-5: 1 meets 5) needs closing="any".
+CLOSED_DEAD: list[Step] = [(-1, "1-6", 1, R), (0, "1-2", 1, L), (0, "2-6", 2, L)]
 DEAD_END: list[Step] = [
     (-1, "6-6", 6, R), (0, "5-6", 6, R), (0, "0-5", 5, L), (0, "0-2", 0, L),
     (0, "1-2", 2, R), (1, "2-6", 6, R), (0, "1-5", 1, L), (0, "4-5", 5, R),

@@ -85,3 +85,14 @@ def play_tile(state: GameState, text: str, shows: int | None = None) -> GameStat
         m for m in places(state) if m.tile == wanted and (shows is None or m.shows == shows)
     )
     return bendolib.apply(state, move)
+
+
+#: issue 21 point 2: in this All Five position end 3 (showing 2) leads into the cell
+#: that ends 1 (showing 2) and 2 (showing 0) lead into: a tile from end 3 turning LEFT
+#: closes onto end 1, turning RIGHT onto end 2.
+ALL_FIVE_TWO_WAY = (
+    "all-five players=4 turn=3 scores=79,60,152,67 "
+    "hands=1-6R,4-4/1-1,1-3L/4-6L,5-6L/2-2,2-6L stock=0-1L,0-4L,6-6,1-5L,2-4L,3-4L "
+    "board=2-5*,0-3*,3-6@3R,6-0@3L,0-5@3R,2-0@0R,5-5@1L,5-4@1R,4-1@1L,0-0@2R,1-2@1L,"
+    "5-3@3R,3-3@3L,3-2@3R"
+)

@@ -622,3 +622,51 @@ def test_seed004_draw_dominoes_two_players_take_seven(players: int, size: int) -
     state = bendolib.new_game(rules, players, 1)
     assert [len(h) for h in state.hands] == [size] * players
     assert rules.configure(hand_sizes={2: 5, 3: 5, 4: 5}).deal.hand_size(2) == 5
+
+
+# -- issue 21 point 1: a stuck player draws until a tile fits, also on a blocked line ----
+
+#: Every tile carrying 6 is on the line and both ends show 6: no tile off the board fits.
+BLOCKED_LINE = [
+    (-1, "6-6", 6, STRAIGHT),
+    (1, "6-1", 6, STRAIGHT),
+    (1, "1-2", 1, STRAIGHT),
+    (1, "2-6", 2, STRAIGHT),
+    (1, "6-3", 6, STRAIGHT),
+    (1, "3-4", 3, STRAIGHT),
+    (1, "4-6", 4, STRAIGHT),
+    (0, "6-0", 6, STRAIGHT),
+    (0, "0-5", 0, STRAIGHT),
+    (0, "5-6", 5, STRAIGHT),
+]
+
+
+def _drawers(rules: bendolib.RuleSet) -> tuple[list[int], list[int]]:
+    """Who draws on the blocked line until the round ends, and the hand sizes then."""
+    state = position(rules, [["0-1", "2-3"], ["4-4", "0-0"]], ["5-5", "2-2", "3-3"], BLOCKED_LINE)
+    assert [e.value for e in state.board.ends] == [6, 6]
+    drawers = []
+    while not state.is_round_over:
+        assert bendolib.legal_moves(state) == (DRAW,)
+        drawers.append(state.current_player)
+        state = bendolib.apply(state, DRAW)
+    result = state.last_result
+    assert result is not None and result.blocked
+    return drawers, [len(h) for h in state.hands]
+
+
+@pytest.mark.parametrize("name", ["classic-draw", "draw-dominoes", "first-out"])
+def test_seed003_004_a_stuck_player_takes_the_boneyard_on_a_blocked_line(name: str) -> None:
+    """seeds/003: "If a player is unable to play a domino, he/she must draw dominoes from
+    the boneyard until he/she finds a suitable domino"; seeds/004 (Draw Dominoes, First
+    Out): "they keep drawing ... until they find one they can play".  On a line no tile
+    can extend, the stuck player draws the whole boneyard, then the round ends blocked
+    (issue 21 point 1; seeds/000's one-each drain is the Bendomino sets')."""
+    rules = bendolib.rules.get(name)
+    assert rules.draw.when_blocked == "as_stuck"
+    assert _drawers(rules) == ([0, 0, 0], [5, 2])
+
+
+def test_classic_draw_one_each_on_a_blocked_line_kept_as_parameter() -> None:
+    """``when_blocked="one_each"`` (the former default): the players draw one tile each."""
+    assert _drawers(DRAW_GAME.configure(when_blocked="one_each")) == ([0, 1, 0], [4, 3])

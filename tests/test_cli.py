@@ -60,6 +60,31 @@ def test_demo_works_as_the_readme_says(
     assert run([], capsys, monkeypatch)[1] == out  # no command: the demo
 
 
+def test_demo_names_the_winning_team(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 point 6: `bendolib demo` on a team game names the winning team and its
+    players (it printed "winner: player 1" for team (1, 3)), as play and replay do."""
+    for seed in range(1, 8):
+        status, out, _ = run(
+            ["demo", "--rules", "no-draw-teams", "--players", "4", "--seed", str(seed)],
+            capsys,
+            monkeypatch,
+        )
+        assert status == 0
+        rules = bendolib.rules.get("no-draw-teams")
+        state = bendolib.new_game(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_game_over:
+            moves = bendolib.legal_moves(state)
+            state = bendolib.apply(state, moves[rng.randrange(len(moves))])
+        team = state.sides[state.winner or 0]
+        players = " and ".join(str(p) for p in team)
+        assert out.splitlines()[-1].endswith(f"winner: team {state.winner} (players {players})"), (
+            out.splitlines()[-1]
+        )
+
+
 def test_rules_lists_every_rule_set_with_its_parameters(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

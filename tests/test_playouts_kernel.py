@@ -452,3 +452,28 @@ def test_a_stale_kernel_build_is_not_used(monkeypatch: pytest.MonkeyPatch) -> No
     assert _kernel_abi.load_kernel() is None
     monkeypatch.delattr(kernel_api._kernel, "ABI")
     assert _kernel_abi.load_kernel() is None
+
+
+@needs_kernel
+def test_an_end_closing_two_ways_kernel_and_engine_agree() -> None:
+    """Issue 21 point 2 (seeds/000 "Each Bendomino must be connected evenly"): from the
+    All Five position where end 3 can close onto end 1 (turning left) and onto end 2
+    (turning right), the step kernel's listing, the playout kernel's listing and the
+    playouts' choices are the engine's, and 2-6@3L (6 against end 1's 2) is in none."""
+    from bendolib import position_text
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from positions import ALL_FIVE_TWO_WAY
+
+    state = position_text.loads(ALL_FIVE_TWO_WAY)
+    assert [str(m) for m in legal_moves(state)] == ["2-2@1R", "2-2@3L", "draw"]
+    spec = compile_for(state.rules, state.players)
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    listed = tuple(code(state.rules, m) for m in legal_moves(state))
+    assert kernel.listing(spec, state_tuple(state)) == listed
+    first = tuple(range(len(listed)))
+    for policy in ("random", "heaviest", "greedy"):
+        expected = reference_playouts(state, 3, policy=policy, seed=3, record=True, first=first)
+        got = kernel_playouts(state, 3, policy=policy, seed=3, first=first)
+        assert_same(expected, got, f"two-way closing, {policy}")

@@ -145,6 +145,11 @@ def test_hand_written_position_with_a_stock() -> None:
         ("basic players=2 hands=-/- deck=1-1|2-2,7-7", "no tile '7-7'", "7-7"),
         ("basic players=2 hands=-/- stock=- turn=5", "no player 5", "5"),
         ("basic players=2 hands=-/- stock=- phase=done", "bad phase", "done"),
+        (
+            "basic players=2 hands=-/- stock=- board=6-6*,6-4@1R,4-4@1R",
+            "closes the chain unevenly: its far end shows 4 against end 0's 6",
+            "4-4@1R",
+        ),
     ],
 )
 def test_bad_texts_name_the_field_and_position(text: str, message: str, at: str | None) -> None:
@@ -199,3 +204,21 @@ def test_tiles_set_aside_are_written_and_checked() -> None:
     broken = pt.dumps(played).replace(f"hands={first},", "hands=", 1)  # a tile lost
     with pytest.raises(ParseError, match=f"in no hand and not on the board: {first}"):
         pt.loads(broken)
+
+
+def test_an_uneven_ring_is_read_only_under_rules_that_allow_it() -> None:
+    """Issue 21 point 3: "only positions that can arise in play are read".  The ring
+    6-6, 6-4, 4-4 closes 4 against 6: refused under the default closing="even"
+    (seeds/000 "Each Bendomino must be connected evenly"), read under closing="any"."""
+    from bendolib.tiles import RIGHT
+    from positions import position
+
+    loose = bendolib.rules.get("basic", closing="any")
+    ring = [(-1, "6-6", 6, RIGHT), (1, "6-4", 6, RIGHT), (1, "4-4", 4, RIGHT)]
+    state = position(loose, [["0-1L"], ["1-2L"]], ["3-3"], ring)
+    text = pt.dumps(state)
+    assert pt.loads(text) == state
+    rules_field, rest = text.split(" ", 1)
+    assert "closing" in rules_field
+    with pytest.raises(ParseError, match="closes the chain unevenly"):
+        pt.loads("basic " + rest)

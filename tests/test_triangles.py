@@ -473,10 +473,15 @@ def test_triominoes_going_out_scores_25_and_the_others_hands() -> None:
 
 
 def test_triominoes_blocked_round_scoring() -> None:
-    """Triominoes: a blocked round takes from each player what is left in hand; or (a
-    parameter) the lowest hand collects the others' points minus its own."""
+    """Triominoes, published rules (issue 21 point 5; docs/rules/triominoes.md [4, 11]):
+    in a blocked round the lowest hand collects the others' points minus its own (the
+    default since issue 21); or (``blocked="each_loses"``, the former default) each
+    player loses what is left in hand."""
     outcome = RoundOutcome(((0,), (1,), (2,)), (5, 12, 20), (), True, 0, (0, 0, 0))
-    assert TriominoesRoundScoring().score(outcome).points == (-5, -12, -20)
+    assert TRIOMINOES.round_scoring == TriominoesRoundScoring(blocked="lowest_collects")
+    assert TriominoesRoundScoring().score(outcome).points == (12 + 20 - 5, 0, 0)
+    each = TriominoesRoundScoring(blocked="each_loses").score(outcome)
+    assert each.points == (-5, -12, -20)
     collect = TriominoesRoundScoring(blocked="lowest_collects").score(outcome)
     assert collect.points == (12 + 20 - 5, 0, 0) and collect.winners == (0,)
     tie = RoundOutcome(((0,), (1,)), (5, 5), (), True, 0, (0, 0))
@@ -507,3 +512,115 @@ def test_full_matches_play_through_the_public_api(rules: bendolib.RuleSet) -> No
 def test_draw_and_pass_are_typed_moves() -> None:
     assert isinstance(DRAW, Draw) and isinstance(PASS, Pass)
     assert Tile(1, 2) != Triangle(1, 2, 3)
+
+
+# -- issue 21 point 5: the published Triominoes rules where they are clear ----------------
+
+
+def _zero_instead_deal() -> bendolib.GameState:
+    """A fresh two-player Triominoes deal whose starter holds another triple and 0-0-0."""
+    zero = TRIANGLES.parse_tile("0-0-0")
+    for seed in range(3000):
+        state = bendolib.new_game(TRIOMINOES, 2, seed)
+        opening = TRIANGLES.tiles[state.opening]
+        if opening != zero and zero in state.hands[state.current_player]:
+            return state
+    raise AssertionError("no deal found")  # pragma: no cover
+
+
+def test_triominoes_the_highest_triple_may_open_with_0_0_0_instead() -> None:
+    """Published Triominoes rules (issue 21 point 5a): the holder of the highest triple
+    may open with 0-0-0 instead, scoring its 0 + 10 + 30 = 40; the other rule sets
+    (and ``zero_instead=False``) list the highest triple alone."""
+    state = _zero_instead_deal()
+    highest = TRIANGLES.tiles[state.opening]
+    legal = bendolib.legal_moves(state)
+    assert [m.tile for m in legal if isinstance(m, PlaceInCell)] == [
+        highest,
+        TRIANGLES.parse_tile("0-0-0"),
+    ]
+    opened = bendolib.apply(state, legal[1])
+    assert opened.scores[state.current_player] == 0 + 10 + 30
+    plain = state.replace(rules=TRIOMINOES.configure(zero_instead=False))
+    assert [m.tile for m in bendolib.legal_moves(plain) if isinstance(m, PlaceInCell)] == [highest]
+    assert TRIANGLE_DOMINOES.start == HighestTriple(no_triple="highest_pair", zero_instead=False)
+
+
+def test_triominoes_several_past_400_the_rounds_winner_wins() -> None:
+    """Published Triominoes rules (issue 21 point 5b): when several players pass the
+    target in one round, the game goes to that round's winner, not to the highest
+    score; ``several="highest"`` (the former rule) gives it to the highest score."""
+    assert TRIOMINOES.match.several == "round_winner"
+    match = TRIOMINOES.match
+    assert match.winner([410, 450], round_sides=(0,)) == 0
+    assert match.winner([410, 450], round_sides=()) == 1
+    assert match.winner([410, 350], round_sides=(1,)) == 0
+    former = TRIOMINOES.configure(several="highest").match
+    assert former.winner([410, 450], round_sides=(0,)) == 1
+    # in play: short matches where both players pass the target in the last round
+    rules = TRIOMINOES.configure(target=40)
+    differs = 0
+    for seed in range(40):
+        state = bendolib.new_game(rules, 2, seed)
+        while not state.is_game_over:
+            state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+        result = state.last_result
+        assert result is not None
+        if min(state.scores) >= 40 and len(result.winners) == 1:
+            assert state.winner == result.winners[0]
+            differs += state.scores[result.winners[0]] < max(state.scores)
+    assert differs  # some match went to the round's winner with the lower score
+
+
+# -- issue 21 point 4: Triangle Dominoes, the other reading of seeds/004 -------------------
+
+
+def test_seed004_collect_reading_keeps_drawing_until_a_tile_fits() -> None:
+    """seeds/004 read as this game's (issue 21 point 4): "they keep "drawing" dominoes
+    ... until they find one they can play"; the library's reading draws one."""
+    from bendolib.rules.triangles import TRIANGLE_DOMINOES_COLLECT as COLLECT
+
+    board = build([lay("5-5-5", U(0, 0))])
+    stock = ["0-1-1", "0-1-2", "4-5-5"]
+    state = position(COLLECT, board, [["0-0-0"], ["1-1-1"]], stock=stock)
+    for _ in range(2):
+        state = bendolib.apply(state, DRAW)
+        assert state.current_player == 0  # nothing drawn fits yet: draw on
+    state = bendolib.apply(state, DRAW)
+    assert any(isinstance(m, PlaceInCell) for m in bendolib.legal_moves(state))
+    assert TRIANGLE_DOMINOES.draw.when_stuck == "once"
+
+
+def test_seed004_collect_reading_the_player_out_collects_the_others_dots() -> None:
+    """seeds/004 read as this game's (issue 21 point 4): "Each player adds up the dots on
+    all of their remaining dominoes. The player who used up all their dominoes collects
+    those points"; "If the game ended "blocked" ..., the player with the fewest points
+    remaining wins that round and collects the points (minus any points they have
+    remaining.)"; "until any player reaches a predetermined score, for example, 100"."""
+    from bendolib.rules.scoring import WinnerTakesPips
+    from bendolib.rules.triangles import TRIANGLE_DOMINOES_COLLECT as COLLECT
+
+    assert COLLECT.match.target == 100 and COLLECT.play_scoring is None
+    assert (
+        TRIANGLE_DOMINOES.configure(
+            "triangle-dominoes/collect",
+            when_stuck="until_fits",
+            play_scoring=None,
+            round_scoring=WinnerTakesPips(
+                blocked_winner="lowest_seat", tie="nobody", minus_own=True
+            ),
+            target=100,
+        )
+        == COLLECT
+    )
+    out = RoundOutcome(((0,), (1,), (2,)), (0, 12, 20), (0,), False, 0, (0, 0, 0))
+    assert COLLECT.round_scoring.score(out).points == (32, 0, 0)
+    blocked = RoundOutcome(((0,), (1,), (2,)), (5, 12, 20), (), True, 0, (0, 0, 0))
+    assert COLLECT.round_scoring.score(blocked).points == (12 + 20 - 5, 0, 0)
+    # in play: no point while laying; the round's end awards the winner the others' dots
+    state = bendolib.new_game(COLLECT, 3, 5)
+    while not state.is_round_over:
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+        assert state.play_points == (0, 0, 0)
+    result = state.last_result
+    assert result is not None and sum(result.points) == state.scores[result.winners[0]] > 0

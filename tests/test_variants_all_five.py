@@ -15,7 +15,7 @@ from bendolib.geometry import Position
 from bendolib.moves import OPENING
 from bendolib.rules.scoring import HighestPlayScore, RoundOutcome
 from bendolib.tiles import STANDARD
-from positions import mask, places, position, tile
+from positions import ALL_FIVE_TWO_WAY, mask, places, position, tile
 
 FIVE = bendolib.rules.get("all-five")
 TS = FIVE.tileset
@@ -240,3 +240,74 @@ def test_all_five_round_end_checking_kept_as_parameter() -> None:
     after = bendolib.apply(state, at_value(state, "4-0", 4))
     assert after.scores == (205, 0)
     assert not after.is_round_over and not after.is_game_over
+
+
+# -- issue 21 point 2: one end that can close two ways -------------------------------------
+
+
+def test_seed000_connected_evenly_an_end_closing_two_ways_checks_each_joint() -> None:
+    """seeds/000 and 002: "Each Bendomino must be connected evenly" (issue 21 point 2).
+    From end 3, 2-2 turning left shows 2 against end 1's 2 (legal); turning right it
+    would show 2 against end 2's 0, and 2-6 turning left 6 against end 1's 2: refused."""
+    from bendolib import position_text
+    from bendolib.errors import IllegalMoveError
+
+    state = position_text.loads(ALL_FIVE_TWO_WAY)
+    assert bendolib.rules.get("all-five").closing == "even"
+    assert [str(m) for m in bendolib.legal_moves(state)] == ["2-2@1R", "2-2@3L", "draw"]
+    loose = state.replace(rules=FIVE.configure(closing="any"))
+    listed = {str(m): m for m in bendolib.legal_moves(loose)}
+    assert {"2-2@3R", "2-6@3L"} <= set(listed)
+    for text in ("2-2@3R", "2-6@3L"):
+        with pytest.raises(IllegalMoveError, match="close the chain unevenly"):
+            bendolib.apply(state, listed[text])
+
+
+def _facing_pairs(board: bendolib.Board) -> list[tuple[int, int]]:
+    """The values of every two open ends that face each other across one side (a joint)."""
+    from bendolib.geometry import lattice
+
+    ends = board.ends
+    return [
+        (a.value, b.value)
+        for i, a in enumerate(ends)
+        for b in ends[i + 1 :]
+        if lattice.neighbor(a.cell, a.side) == b.cell and b.side == (a.side + 3) % 6
+    ]
+
+
+def _closing_rank(board: bendolib.Board) -> tuple[int, int]:
+    """How close ``board`` is to the rare case: most joints of one end, then all joints."""
+    from collections import Counter
+
+    from bendolib.geometry.bend import joints
+
+    found = joints(board.ends)
+    per_end = Counter(e for e, _, _ in found)
+    return (max(per_end.values(), default=0), len(found))
+
+
+def test_seed000_connected_evenly_no_all_five_placement_closes_unevenly() -> None:
+    """seeds/000 "Each Bendomino must be connected evenly" (issue 21 point 2), as a
+    property of random All Five games: every listed placement, once applied, leaves any
+    two ends that meet (the chain closed between them) showing the same number.  The
+    games are steered (at random among the moves that leave the most joints at one
+    end) towards ends that can close two ways, which random play reaches about once in
+    45,000 positions; the check reads the geometry, not the joints the rules use."""
+    from bendolib._rng import SplitMix64
+
+    two_way = 0
+    for players, seed in ((p, s) for p in (2, 3, 4) for s in range(60)):
+        rng = SplitMix64(seed)
+        state = bendolib.new_game(FIVE, players, seed=seed)
+        while not state.is_round_over:
+            legal = bendolib.legal_moves(state)
+            after = [bendolib.apply(state, m) for m in legal]
+            for move, next_state in zip(legal, after, strict=True):
+                pairs = _facing_pairs(next_state.board)
+                assert all(a == b for a, b in pairs), (players, seed, str(move))
+            ranks = [_closing_rank(s.board) for s in after]
+            two_way += max(ranks)[0] > 1
+            best = [s for s, r in zip(after, ranks, strict=True) if r == max(ranks)]
+            state = best[rng.below(len(best))]
+    assert two_way  # some games reached an end closing two ways: the check is not vacuous

@@ -528,6 +528,15 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
         opening = tileset.index(first.tile)
     elif isinstance(first, PlaceInCell) and not obs.rules.deal.table_tiles:
         opening = tileset.index(first.tile)  # a round of cells opens on an empty board
+    zero_instead = getattr(policy, "zero_instead", False)
+    if (
+        opening >= 0
+        and first is not None
+        and zero_instead
+        and not any(tileset.tiles[opening].faces)
+    ):
+        # 0-0-0 may open instead of the highest triple: the deciding tile is unknown
+        return {}
     base = [0] * obs.players
     base[obs.player] = own_block
     if opening >= 0:

@@ -2563,16 +2563,25 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
     if (n > MAXE || !PyTuple_CheckExact(joints))
         return 1;
-    PyObject *turn_of[MAXE] = {NULL}, *need_of[MAXE] = {NULL};
+    /* placing._needs: per end, the number a placement turning LEFT (slot 0) and one
+     * turning RIGHT (slot 1) must show; -1 closes nothing, -2 closes onto two ends of
+     * different numbers (one end can close two ways: issue 21 point 2) */
+    long need_of[MAXE][2];
+    int joint_end[MAXE] = {0};
     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(joints); j++) {
         PyObject *joint = PyTuple_GET_ITEM(joints, j);
-        long e, met;
+        long e, met, jturn, met_value;
         if (!PyTuple_CheckExact(joint) || PyTuple_GET_SIZE(joint) != 3 || as_long(PyTuple_GET_ITEM(joint, 0), &e) ||
-            as_long(PyTuple_GET_ITEM(joint, 2), &met) || e < 0 || e >= n || met < 0 || met >= n)
+            as_long(PyTuple_GET_ITEM(joint, 1), &jturn) || as_long(PyTuple_GET_ITEM(joint, 2), &met) || e < 0 ||
+            e >= n || met < 0 || met >= n || (jturn != LEFT && jturn != RIGHT) ||
+            as_long(FIELD(PyTuple_GET_ITEM(ends, met), L_end, E_VALUE), &met_value))
             return 1;
-        /* the dict comprehension keeps the last joint of an end */
-        turn_of[e] = PyTuple_GET_ITEM(joint, 1);
-        need_of[e] = FIELD(PyTuple_GET_ITEM(ends, met), L_end, E_VALUE);
+        if (!joint_end[e]) {
+            joint_end[e] = 1;
+            need_of[e][0] = need_of[e][1] = -1;
+        }
+        long *slot = &need_of[e][jturn - LEFT];
+        *slot = (*slot == -1 || *slot == met_value) ? met_value : -2;
     }
     PyObject *closings = PyObject_CallOneArg(s_closings_of, ri->tileset);
     if (!closings)
@@ -2584,10 +2593,9 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
     int r = 0;
     for (Py_ssize_t e = 0; e < n && !r; e++) {
         PyObject *end = PyTuple_GET_ITEM(ends, e);
-        long free_, value, turn = 0, need = 0;
+        long free_, value;
         if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &free_) ||
-            as_long(FIELD(end, L_end, E_VALUE), &value) || free_ < 0 || free_ > 3 ||
-            (turn_of[e] && (as_long(turn_of[e], &turn) || as_long(need_of[e], &need)))) {
+            as_long(FIELD(end, L_end, E_VALUE), &value) || free_ < 0 || free_ > 3) {
             r = 1;
             break;
         }
@@ -2608,16 +2616,20 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
             uint64_t low = cand & (0 - cand);
             cand ^= low;
             int i = lowest_index(low);
-            if (!turn) {
+            if (!joint_end[e]) {
                 r = parts_add(p, bend_memo(ri, end, eo, value, free_, i));
                 continue;
             }
             PyObject *bit = PyLong_FromUnsignedLongLong(low), *t = NULL;
-            PyObject *key = bit ? PyTuple_Pack(8, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
-                                               FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), bit,
-                                               turn_of[e], need_of[e])
+            PyObject *need_l = PyLong_FromLong(need_of[e][0]), *need_r = PyLong_FromLong(need_of[e][1]);
+            PyObject *key = bit && need_l && need_r
+                                ? PyTuple_Pack(8, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
+                                               FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), bit, need_l,
+                                               need_r)
                                 : NULL;
             Py_XDECREF(bit);
+            Py_XDECREF(need_l);
+            Py_XDECREF(need_r);
             if (key) {
                 t = PyDict_GetItemWithError(closings, key);
                 if (t) {
@@ -2633,7 +2645,8 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
                             if (as_long(FIELD(place, L_place, P_TURN), &pturn) ||
                                 as_long(FIELD(place, L_place, P_SHOWS), &shows))
                                 continue;
-                            if (pturn != turn || shows == need)
+                            long need = (pturn == LEFT || pturn == RIGHT) ? need_of[e][pturn - LEFT] : -1;
+                            if (need == -1 || shows == need)
                                 items[kept++] = place;
                         }
                         t = PyTuple_New(kept);

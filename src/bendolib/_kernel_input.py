@@ -78,7 +78,7 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
             "when_blocked",
         }
     ),
-    Match: frozenset({"target", "teams", "_seats", "target_check"}),
+    Match: frozenset({"target", "teams", "_seats", "target_check", "several"}),
     HighestDouble: frozenset({"no_double", "opens", "split"}),
     HolderOf: frozenset({"a", "b", "fallback"}),
     FixedSeat: frozenset({"seat"}),
@@ -191,6 +191,8 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
         (rules.match, "the match"),
     ):
         _known(part, what)
+    if getattr(rules.match, "several", "highest") != "highest":
+        raise NotForKernelError("the kernel gives a shared target to the highest score only")
     tileset = rules.tileset
     if len(tileset) > MAX_TILES:
         raise NotForKernelError(f"{tileset.name} has {len(tileset)} tiles (kernel: {MAX_TILES})")

@@ -95,14 +95,17 @@ def _even_only(
     ``places`` without the placements that would close the chain unevenly: those whose
     far end meets another open end (a joint ``(end, turn, met)``) showing another number.
     """
-    wanted = {(e, turn): ends[met].value for e, turn, met in joints}
-    return tuple(p for p in places if wanted.get((p.end, p.turn), p.shows) == p.shows)
+    wanted: dict[tuple[int, int], set[int]] = {}
+    for e, turn, met in joints:
+        wanted.setdefault((e, turn), set()).add(ends[met].value)
+    return tuple(p for p in places if wanted.get((p.end, p.turn), {p.shows}) == {p.shows})
 
 
 #: :func:`_bend_closing`'s filtered listings of one tile at a joint end: by the id of
 #: the tile set (the value holds the tile set, so its id is not reused while memoised),
-#: then by the key of :func:`_bend_placements` extended by the joint's turn and the
-#: number it needs.
+#: then by the key of :func:`_bend_placements` extended by the number a placement
+#: turning LEFT must show and the number one turning RIGHT must show (-1: that turn
+#: closes nothing; -2: it closes onto two ends showing different numbers).
 _CLOSINGS: dict[int, tuple[TileSet, dict[tuple[int, ...], tuple[Place, ...]]]] = {}
 
 
@@ -125,7 +128,9 @@ def _bend_closing(
     would close the chain (``joints``): the same listing and memo, except that at a
     joint end each tile's placements are memoised already filtered.
     """
-    rule = {e: (turn, ends[met].value) for e, turn, met in joints}
+    # one end can close two ways (onto one end turning LEFT, onto another turning
+    # RIGHT: issue 21 point 2); each turn's joint is checked
+    rule = _needs(joints, ends)
     out: tuple[Place, ...] = ()
     fits = tileset._fit_masks
     memo = tileset._memo
@@ -136,27 +141,46 @@ def _bend_closing(
         cand = mask & fits.get(value, _NO_FITS)[free] if free else 0
         if not cand:
             continue
-        turn, need = rule.get(e, (0, 0))
+        need = rule.get(e)
         while cand:
             low = cand & -cand
             cand ^= low
             # the key of _bend_placements (the same memo)
             key = (end.cell, end.side, e, free, value, low)
-            if not turn:  # not a joint end: the plain memoised listing
+            if need is None:  # not a joint end: the plain memoised listing
                 found = memo.get(key)
                 if found is None:
                     found = remember(memo, key, _bend_at(tileset, end, e, low))
                 out += found
                 continue
-            joint_key = (*key, turn, need)
+            joint_key = (*key, *need)
             found = closings.get(joint_key)
             if found is None:
                 kept = tuple(
-                    p for p in _bend_at(tileset, end, e, low) if p.turn != turn or p.shows == need
+                    p
+                    for p in _bend_at(tileset, end, e, low)
+                    if need[p.turn - LEFT] in (-1, p.shows)
                 )
                 found = remember(closings, joint_key, kept)
             out += found
     return out
+
+
+def _needs(
+    joints: tuple[tuple[int, int, int], ...], ends: Sequence[End]
+) -> dict[int, tuple[int, int]]:
+    """
+    For each joint end, the number a placement turning LEFT must show there and the
+    number one turning RIGHT must show (-1: no closing that way; -2: closings onto two
+    ends of different numbers, so none is even).
+    """
+    rule: dict[int, list[int]] = {}
+    for e, turn, met in joints:
+        need = rule.setdefault(e, [-1, -1])
+        value = ends[met].value
+        slot = turn - LEFT
+        need[slot] = value if need[slot] in (-1, value) else -2
+    return {e: (left, right) for e, (left, right) in rule.items()}
 
 
 def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: int) -> bool:
@@ -167,10 +191,8 @@ def closes_unevenly(rules: RuleSet, board: Board, end: int, turn: int, shows: in
     if not rules.even_closing:
         return False
     joints: tuple[tuple[int, int, int], ...] = rules.geometry.joints(board)  # type: ignore[attr-defined]
-    for e, t, met in joints:
-        if e == end and t == turn:
-            return bool(board.ends[met].value != shows)
-    return False
+    # every joint of this end and turn must match (never stop at the first)
+    return any(e == end and t == turn and board.ends[met].value != shows for e, t, met in joints)
 
 
 def _bend_placements(tileset: TileSet, ends: tuple[End, ...], mask: int) -> tuple[Place, ...]:

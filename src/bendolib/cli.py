@@ -49,7 +49,11 @@ def _demo(args: argparse.Namespace) -> int:
             print(f"round {state.round_number}  player {state.current_player}: {move}")
         state = apply(state, move)
     print(board_text(state))
-    print(f"scores: {list(state.scores)}; winner: player {state.winner}")
+    names = [f"player {seat}" for seat in range(state.players)]
+    winner = state.winner
+    # a side: the seat, or the team and its players (issue 21 point 6)
+    side = -1 if winner is None else winner
+    print(f"scores: {list(state.scores)}; winner: {_side_text(state, side, names)}")
     return 0
 
 

@@ -46,7 +46,7 @@ from bendolib.moves import (
     PlaceInCell,
 )
 from bendolib.rules import get as registered_rules
-from bendolib.rules.match import Match
+from bendolib.rules.match import Match, match_winner, round_sides
 from bendolib.rules.ruleset import LIST_BEND, LIST_STRAIGHT, RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome
 from bendolib.rules.starting import StartDecision
@@ -247,6 +247,13 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         moves = (NEXT_ROUND,) if context.phase == ROUND_OVER else ()
     elif context.opening >= 0:
         moves = (_opening_move(state),)
+        also = getattr(rules.start, "alternatives", None)
+        if also is not None:
+            # e.g. Triominoes: the highest triple's holder may open with 0-0-0 instead
+            tiles = rules.tileset.tiles
+            hand = state.hand_masks[state.current_player]
+            for index in also(rules.tileset, hand, context.opening):
+                moves += (_opening(rules, tiles[index], tiles[index].a)[3],)
     else:
         hand = state.hand_masks[state.current_player]
         drawn = state.drawn
@@ -766,7 +773,11 @@ def _finish_round(state: GameState, blocked: bool) -> GameState:
     result = _new_result(
         context.round_number, blocked, context.out, hand_points, score.points, score.winners
     )
-    winner = rules.match.winner([sum(map(scores.__getitem__, side)) for side in sides])
+    winner = match_winner(
+        rules.match,
+        [sum(map(scores.__getitem__, side)) for side in sides],
+        round_sides(sides, score.winners),
+    )
     context = _evolve_context(
         context,
         scores=scores,

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
+from bendolib._placing import closes_unevenly
 from bendolib._rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.errors import BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
@@ -39,6 +40,7 @@ from bendolib.limits import (
     shown,
 )
 from bendolib.moves import OPENING, Place, PlaceInCell
+from bendolib.rules.match import match_winner, round_sides
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.triangles import TriominoesRoundScoring
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
@@ -587,6 +589,17 @@ def _place(
             raise ParseError("the position turning that way is occupied")
     elif turn != STRAIGHT:
         raise ParseError("a straight board has no turn letters")
+    if closes_unevenly(rules, board, end, turn, shows):
+        # only positions that can arise: the rules refuse this closing (issue 21 point 3)
+        joints: tuple[tuple[int, int, int], ...] = rules.geometry.joints(board)  # type: ignore[attr-defined]
+        met = next(
+            m for e, t, m in joints if e == end and t == turn and board.ends[m].value != shows
+        )
+        raise ParseError(
+            f"it closes the chain unevenly: its far end shows {shows} against end {met}'s "
+            f"{board.ends[met].value}, which closing={rules.closing!r} forbids "
+            "(closing='any' allows it)"
+        )
     try:
         return as_chain(rules.geometry).place(board, end, candidates[0], inward, shows, turn)
     except (ValueError, IndexError) as exc:
@@ -862,7 +875,12 @@ def _check_match(reader: _Reader, state: GameState) -> None:
         )
     sides = rules.match.sides(state.players)
     side_scores = [sum(state.scores[s] for s in side) for side in sides]
-    winner = rules.match.winner(side_scores) if state.phase != PLAYING else None
+    won = results[-1].winners if finished else ()
+    winner = (
+        match_winner(rules.match, side_scores, round_sides(sides, won))
+        if state.phase != PLAYING
+        else None
+    )
     if state.phase == GAME_OVER:
         if state.match_winner != winner:
             raise reader.fail(

@@ -25,8 +25,14 @@ PAIRS_HANDS = {4: 7}
 PAIRS_TEAMS = ((0, 2), (1, 3))
 
 _HIGHEST_DOUBLE = HighestDouble(no_double="redeal")
-_UNTIL_FITS = DrawPolicy(when_stuck="until_fits", voluntary=False, must_play=True)
-_DRAW_ONE = DrawPolicy(when_stuck="once", voluntary=False, must_play=True)
+# seeds/003 "must draw dominoes from the boneyard until he/she finds a suitable domino",
+# seeds/004 "they keep drawing ... until they find one they can play": also when no
+# tile off the board fits (the line is blocked) the stuck player takes the boneyard; the
+# Bendomino sets' one-each drain is seeds/000's sentence (issue 21 point 1)
+_UNTIL_FITS = DrawPolicy(
+    when_stuck="until_fits", voluntary=False, must_play=True, when_blocked="as_stuck"
+)
+_DRAW_ONE = DrawPolicy(when_stuck="once", voluntary=False, must_play=True, when_blocked="as_stuck")
 _NO_DRAW = DrawPolicy(when_stuck="never", voluntary=False)
 _LOWEST_HAND = WinnerTakesPips(blocked_winner="lowest_seat", tie="nobody")
 

@@ -10,6 +10,23 @@ import attrs
 from bendolib.errors import RuleSetError
 
 
+def round_sides(sides: Sequence[Sequence[int]], winners: Sequence[int]) -> tuple[int, ...]:
+    """The sides of the seats ``winners`` (a round's winners), in side order."""
+    return tuple(i for i, side in enumerate(sides) if any(s in side for s in winners))
+
+
+def match_winner(
+    match: Match, side_scores: Sequence[int], round_sides: Sequence[int]
+) -> int | None:
+    """
+    ``match.winner``, told the round's winning sides only under ``several="round_winner"``
+    (a match policy written before that option takes the side scores alone).
+    """
+    if getattr(match, "several", "highest") == "round_winner":
+        return match.winner(side_scores, round_sides)
+    return match.winner(side_scores)
+
+
 def _freeze_teams(teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...], ...] | None:
     if teams is None:
         return None
@@ -26,8 +43,10 @@ class Match:
     Rounds are played until a side reaches ``target``.
 
     ``teams`` lists the seats of each team (partners), or ``None`` when everyone
-    plays alone.  When several sides reach the target in the same round the highest
-    total wins; a tie for highest plays another round.
+    plays alone.  When several sides reach the target in the same round, ``several``
+    decides: the highest total wins (``"highest"``; a tie for highest plays another
+    round), or the side that won that round, when it is one of them and alone
+    (``"round_winner"``, the published Triominoes rule; otherwise as ``"highest"``).
 
     ``target_check``: with points scored in play (All Five), the match ends at the
     placement that takes a side to the target (``"at_once"``: "the first player to
@@ -40,6 +59,7 @@ class Match:
     target: int = 100
     teams: tuple[tuple[int, ...], ...] | None = attrs.field(default=None, converter=_freeze_teams)
     target_check: Literal["at_once", "round_end"] = "at_once"
+    several: Literal["highest", "round_winner"] = "highest"
     _seats: int = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
@@ -49,6 +69,8 @@ class Match:
             raise RuleSetError(
                 f"unknown target_check {self.target_check!r}; use 'at_once' or 'round_end'"
             )
+        if self.several not in ("highest", "round_winner"):
+            raise RuleSetError(f"unknown several {self.several!r}; use 'highest' or 'round_winner'")
         if self.target < 1:
             raise RuleSetError(f"target must be positive, not {self.target}")
         if self.teams is not None:
@@ -64,10 +86,18 @@ class Match:
             raise RuleSetError(f"the teams {self.teams} need {players} players")
         return self.teams
 
-    def winner(self, side_scores: Sequence[int]) -> int | None:
-        """The winning side, or ``None`` while the match goes on."""
+    def winner(self, side_scores: Sequence[int], round_sides: Sequence[int] = ()) -> int | None:
+        """
+        The winning side, or ``None`` while the match goes on; ``round_sides``: the
+        sides that won the round just ended (read under ``several="round_winner"``).
+        """
         best = max(side_scores)
         if best < self.target:
             return None
+        if self.several == "round_winner":
+            reached = [i for i, s in enumerate(side_scores) if s >= self.target]
+            won = [i for i in reached if i in round_sides]
+            if len(reached) > 1 and len(won) == 1:
+                return won[0]
         leaders = [i for i, s in enumerate(side_scores) if s == best]
         return leaders[0] if len(leaders) == 1 else None

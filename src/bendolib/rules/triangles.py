@@ -19,7 +19,7 @@ from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.match import Match
 from bendolib.rules.penalties import DrawPenalties
 from bendolib.rules.ruleset import RuleSet
-from bendolib.rules.scoring import RoundOutcome, RoundScore
+from bendolib.rules.scoring import RoundOutcome, RoundScore, WinnerTakesPips
 from bendolib.rules.starting import StartDecision
 from bendolib.tiles import TRIANGLES, TileSet, indices
 
@@ -68,10 +68,25 @@ class HighestTriple:
 
     no_triple: Literal["highest_pair", "highest_sum", "redeal"] = "highest_sum"
     opens: bool = True
+    zero_instead: bool = False
+    """The holder of the highest triple may open with 0-0-0 instead, when holding it
+    too (published Triominoes rules; the 0-0-0 bonus then applies)."""
 
     def __attrs_post_init__(self) -> None:
         if self.no_triple not in ("highest_pair", "highest_sum", "redeal"):
             raise RuleSetError(f"unknown no_triple {self.no_triple!r}")
+
+    def alternatives(self, tileset: TileSet, hand: int, opening: int) -> tuple[int, ...]:
+        """
+        The tiles the starter holding ``hand`` may open with besides ``opening``: 0-0-0
+        under ``zero_instead`` when ``opening`` is another triple.
+        """
+        if not self.zero_instead or opening < 0 or not tileset.tiles[opening].is_double:
+            return ()
+        for i in indices(hand & tileset.doubles_mask):
+            if i != opening and not any(tileset.tiles[i].faces):
+                return (i,)
+        return ()
 
     def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
         """The holder of the highest triple, or of the fallback tile."""
@@ -155,7 +170,7 @@ class TriominoesRoundScoring:
     """
 
     out_bonus: int = 25
-    blocked: Literal["each_loses", "lowest_collects"] = "each_loses"
+    blocked: Literal["each_loses", "lowest_collects"] = "lowest_collects"
 
     def __attrs_post_init__(self) -> None:
         if self.blocked not in ("each_loses", "lowest_collects"):
@@ -235,7 +250,7 @@ TRIOMINOES = RuleSet(
     tileset=TRIANGLES,
     geometry=TRIANGLES_GEOMETRY,
     deal=Deal(TRIOMINOES_HANDS),
-    start=HighestTriple(no_triple="highest_sum"),
+    start=HighestTriple(no_triple="highest_sum", zero_instead=True),
     # "cannot or will not lay": a voluntary draw is drawn like any other (the drawn
     # tile may be laid), and a layout nothing fits is drawn on as usual, up to three
     draw=DrawPolicy(
@@ -246,10 +261,24 @@ TRIOMINOES = RuleSet(
         after_voluntary="play",
         when_blocked="as_stuck",
     ),
-    round_scoring=TriominoesRoundScoring(),
-    match=Match(target=400, target_check="round_end"),
+    round_scoring=TriominoesRoundScoring(blocked="lowest_collects"),
+    match=Match(target=400, target_check="round_end", several="round_winner"),
     play_scoring=TriangleScoring(),
     penalties=DrawPenalties(),
+)
+
+#: Triangle Dominoes with seeds/004's neighbouring "dominoes" sentences read as the
+#: game's own (issue 21 point 4; docs/rules/triangle-dominoes.md): a stuck player keeps
+#: drawing until a tile fits, tiles score nothing when laid, the player out collects the
+#: dots left in the others' hands, a blocked round goes to the fewest dots (who collects
+#: the others' minus their own), first to 100.  Not registered: use it as it is, or
+#: ``TRIANGLE_DOMINOES.configure(...)`` with these parameters.
+TRIANGLE_DOMINOES_COLLECT = TRIANGLE_DOMINOES.configure(
+    "triangle-dominoes/collect",
+    when_stuck="until_fits",
+    play_scoring=None,
+    round_scoring=WinnerTakesPips(blocked_winner="lowest_seat", tie="nobody", minus_own=True),
+    target=100,
 )
 
 #: The triangle rule sets, registered by name (``bendolib.rules.get("triominoes")``).

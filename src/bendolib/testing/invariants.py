@@ -26,6 +26,7 @@ from bendolib.geometry import lattice
 from bendolib.moves import OPENING, Draw, Move, NextRound, Pass, Place, PlaceInCell
 from bendolib.notation import parse_move
 from bendolib.observation import Observation
+from bendolib.rules.match import match_winner, round_sides
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.scoring import PlayScoring, RoundOutcome, RoundScore
 from bendolib.sampling import sample_state
@@ -311,7 +312,7 @@ def scores_as_declared(before: GameState, move: Move, after: GameState) -> str |
             f"scoring declares {_seq(expected.points)} (winners {expected.winners})"
         )
     side_scores = [sum(after.scores[s] for s in side) for side in sides]
-    winner = rules.match.winner(side_scores)
+    winner = match_winner(rules.match, side_scores, round_sides(sides, result.winners))
     if after.is_game_over != (winner is not None):
         return f"side scores {_seq(side_scores)}: match over is {after.is_game_over}"
     if winner is not None and after.winner != winner:
