@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from functools import partial
@@ -249,7 +250,8 @@ class Interval:
 class Standing:
     """
     One entrant's results: ``wins`` of ``matches`` with the win rate's Wilson 95%
-    interval, and its side's mean final score with a normal 95% interval.
+    interval, and its side's mean final score with a bootstrap 95% interval
+    (:func:`mean_interval`: never outside the range of the scores).
     """
 
     entrant: int
@@ -271,17 +273,30 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
 
 
+#: Resamples of the bootstrap in :func:`mean_interval`.
+BOOTSTRAP_RESAMPLES = 1000
+
+
 def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
-    """The mean of ``values`` with a normal-approximation interval."""
+    """
+    The mean of ``values`` with a percentile bootstrap interval (coverage that of a
+    two-sided normal interval of ``z``; :data:`BOOTSTRAP_RESAMPLES` resamples, seeded:
+    the same values give the same interval).  The interval stays within the range of
+    the values: means of points that cannot be negative never get a negative bound.
+    """
     n = len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    if n == 1:
+    mean = math.fsum(values) / n
+    if n == 1 or min(values) == max(values):
         return Interval(mean, mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return Interval(mean, mean - half, mean + half)
+    rng = random.Random(n)
+    data = list(values)
+    means = sorted(math.fsum(rng.choices(data, k=n)) / n for _ in range(BOOTSTRAP_RESAMPLES))
+    tail = 1.0 - statistics.NormalDist().cdf(z)
+    low = means[max(0, math.floor(tail * BOOTSTRAP_RESAMPLES))]
+    high = means[min(BOOTSTRAP_RESAMPLES - 1, math.ceil((1.0 - tail) * BOOTSTRAP_RESAMPLES) - 1)]
+    return Interval(mean, min(low, mean), max(high, mean))
 
 
 @attrs.frozen
@@ -417,33 +432,53 @@ def _play_chunk(
     keep_moves: bool,
     indices: tuple[int, ...],
 ) -> list[MatchRecord]:
-    out = []
     players = len(bots)
-    for index in indices:
-        seats = match_seats(index, players)
-        deal = match_seed(seed, index, players)
-        bot_seed = match_bot_seed(seed, index)
-        try:
-            result = play_match(rules, [bots[e] for e in seats], deal, bot_seed)
-        except BotError as exc:
-            raise exc.in_match(index) from exc.__cause__
-        out.append(
-            MatchRecord(
-                index=index,
-                seed=deal,
-                seats=seats,
-                scores=result.scores,
-                side_scores=tuple(
-                    result.side_scores[_side_of(result.final, seat)] for seat in range(players)
-                ),
-                winners=result.winners,
-                rounds=result.rounds,
-                moves=len(result.moves),
-                bot_seed=bot_seed,
-                move_text=" ".join(str(t.move) for t in result.moves) if keep_moves else "",
-            )
+    return [
+        play_record(
+            rules,
+            bots,
+            match_seats(index, players),
+            index,
+            match_seed(seed, index, players),
+            match_bot_seed(seed, index),
+            keep_moves,
         )
-    return out
+        for index in indices
+    ]
+
+
+def play_record(
+    rules: RuleSet,
+    entrants: Sequence[Bot],
+    seats: tuple[int, ...],
+    index: int,
+    seed: int,
+    bot_seed: int,
+    keep_moves: bool = False,
+) -> MatchRecord:
+    """
+    Match ``index`` of a tournament or league as a :class:`MatchRecord`: ``entrants[e]``
+    plays in the seat ``s`` with ``seats[s] == e``; a :class:`BotError` names the match.
+    """
+    try:
+        result = play_match(rules, [entrants[e] for e in seats], seed, bot_seed)
+    except BotError as exc:
+        raise exc.in_match(index) from exc.__cause__
+    players = len(seats)
+    return MatchRecord(
+        index=index,
+        seed=seed,
+        seats=seats,
+        scores=result.scores,
+        side_scores=tuple(
+            result.side_scores[_side_of(result.final, seat)] for seat in range(players)
+        ),
+        winners=result.winners,
+        rounds=result.rounds,
+        moves=len(result.moves),
+        bot_seed=bot_seed,
+        move_text=" ".join(str(t.move) for t in result.moves) if keep_moves else "",
+    )
 
 
 def match_bot_seed(seed: int, index: int) -> int:
@@ -527,6 +562,7 @@ class TournamentInterrupted(KeyboardInterrupt):
 
 
 __all__ = [
+    "BOOTSTRAP_RESAMPLES",
     "Z95",
     "BotError",
     "Interval",
@@ -542,6 +578,7 @@ __all__ = [
     "match_seed",
     "mean_interval",
     "play_match",
+    "play_record",
     "process_pool",
     "run_tournament",
     "wilson",
