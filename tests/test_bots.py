@@ -22,8 +22,9 @@ def test_registry_lists_and_builds_the_bots() -> None:
     assert isinstance(bots.get("random"), RandomBot)
     assert isinstance(bots.get("greedy"), GreedyBot)
     assert bots.get("search", worlds=3) == SearchBot(worlds=3)
+    needs = {"process": {"command": "a-program"}}  # a process bot needs its command
     for name in bots.names():
-        assert isinstance(bots.get(name), Bot)
+        assert isinstance(bots.get(name, **needs.get(name, {})), Bot)
     with pytest.raises(UnknownBotError, match="unknown bot 'nobody'"):
         bots.get("nobody")
     with pytest.raises(ValueError, match="already registered"):

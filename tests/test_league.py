@@ -75,7 +75,7 @@ def test_a_league_of_four_bots_rates_the_strong_above_the_weak() -> None:
 def test_without_openskill_the_table_says_how_to_get_ratings(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(league, "_ratings_available", lambda: False)
+    monkeypatch.setattr(league, "ratings_available", lambda: False)
     result = run_league(SHORT, ["greedy", "random"], 2, executor=SERIAL)
     assert result.ratings is None and "pip install 'bendolib[ratings]'" in result.table()
     with pytest.raises(BendolibError, match="openskill"):

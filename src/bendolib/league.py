@@ -155,7 +155,8 @@ class LeagueStanding:
     mean_points: Interval
 
 
-def _ratings_available() -> bool:
+def ratings_available() -> bool:
+    """True when openskill (the ``ratings`` extra) is installed."""
     try:
         import openskill.models  # noqa: F401
     except ImportError:
@@ -220,7 +221,7 @@ class LeagueResult:
         score), in entrant order; None when ``openskill`` is not installed
         (``pip install 'bendolib[ratings]'``).
         """
-        if not _ratings_available():
+        if not ratings_available():
             return None
         from openskill.models import PlackettLuce
 
@@ -460,6 +461,7 @@ def run_league(
     progress: Callable[[int, int], None] | None = None,
     results: str | os.PathLike[str] | None = None,
     keep_moves: bool = False,
+    names: Sequence[str] | None = None,
 ) -> LeagueResult:
     """
     Play ``matches`` matches of a league among ``entrants`` (bots, or names for
@@ -473,7 +475,8 @@ def run_league(
     holding the finished matches).  With ``results`` the finished matches are kept in
     that file (JSON, rewritten atomically every few seconds and at the end, even after
     Ctrl-C); a file of the same league is read first and its matches are not played
-    again, a file of another league raises :class:`LeagueFileError`.
+    again, a file of another league raises :class:`LeagueFileError`.  ``names`` label
+    the entrants (default: the text that named a bot, else its name; repeats numbered).
     """
     ruleset = rules_registry.get(rules) if isinstance(rules, str) else rules
     bots = tuple(bot_registry.get(e) if isinstance(e, str) else e for e in entrants)
@@ -484,7 +487,9 @@ def run_league(
         raise ValueError("matches cannot be negative")
     table_list = tables(len(bots), seats, gauntlet)
     sides = tuple(tuple(side) for side in new_game(ruleset, seats, 0).sides)
-    names = _labels(entrants, bots)
+    if names is not None and len(names) != len(bots):
+        raise ValueError(f"{len(names)} names for {len(bots)} entrants")
+    names = _labels(entrants if names is None else names, bots)
     path = None if results is None else os.fspath(results)
     found: dict[int, MatchRecord] = {}
     if path is not None and os.path.exists(path):
@@ -581,6 +586,7 @@ __all__ = [
     "Rating",
     "league_match",
     "load_results",
+    "ratings_available",
     "ratings_svg",
     "run_league",
     "tables",
