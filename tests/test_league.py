@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,6 +27,7 @@ from bendolib.league import (
     tables,
 )
 from bendolib.runner import SerialExecutor
+from cli_driver import SOURCE
 
 SHORT = rules.get("basic", target=30)
 SERIAL = SerialExecutor()
@@ -127,3 +134,35 @@ def test_ctrl_c_keeps_the_finished_matches_in_the_result_and_the_file(
     stopped = caught.value.result
     assert stopped.interrupted and 4 <= len(stopped.records) < 30
     assert load_results(path).records == stopped.records
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_the_league_command_promptly_and_keeps_what_finished(
+    jobs: str, tmp_path: pathlib.Path
+) -> None:
+    # "progress and Ctrl-C like simulate (stops promptly, reports what finished)"
+    path = tmp_path / "league.json"
+    argv = ["league", "--games", "100000", "--bots", "greedy", "search", "random", "greedy"]
+    env = {**os.environ, "PYTHONPATH": SOURCE}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bendolib", *argv, "--jobs", jobs, "--results", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    assert child.stderr is not None
+    first = child.stderr.readline()
+    time.sleep(1.5)
+    pressed = time.monotonic()
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    took = time.monotonic() - pressed
+    assert re.match(r"\d+/100000 matches, \d+ s", first), first
+    assert child.returncode == 130, err
+    assert took < 2.0, took
+    assert "Traceback" not in err and "run the same command again to resume" in err
+    finished = int(re.search(r"interrupted: (\d+) of 100000 matches finished", err).group(1))  # type: ignore[union-attr]
+    assert "(interrupted)" in out.splitlines()[0]
+    assert len(load_results(path).records) == finished

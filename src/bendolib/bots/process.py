@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing.util
 import os
 import queue
 import random
@@ -42,8 +43,14 @@ class ProtocolError(BendolibError):
     """A bot process that cannot start or does not answer the greeting as the protocol says."""
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Ask ``process`` to quit, then kill it if it has not exited within a second."""
+def _stop(process: subprocess.Popen[bytes], polite: bool = True) -> None:
+    """
+    Ask ``process`` to quit, then kill it if it has not exited within a second
+    (``polite=False``: kill it at once).
+    """
+    if process.poll() is None and not polite:
+        process.kill()
+        process.wait()
     if process.poll() is None:
         try:
             if process.stdin is not None:
@@ -101,6 +108,7 @@ class _Child:
                 stdout=subprocess.PIPE,
                 cwd=cwd,
                 bufsize=0,
+                start_new_session=True,  # Ctrl-C is the host's to handle, not the bot's
             )
         except OSError as exc:
             raise ProtocolError(
@@ -113,6 +121,8 @@ class _Child:
         )
         self.reader.start()
         self.finalizer = weakref.finalize(self, _stop, self.process)
+        # Worker processes of a pool exit without running atexit: stop the bot there too.
+        multiprocessing.util.Finalize(self, _stop, args=(self.process,), exitpriority=10)
 
     def send(self, message: dict[str, Any]) -> None:
         """Write one message (a line of JSON); OSError when the process has gone."""
@@ -155,8 +165,10 @@ class _Child:
                 raise ValueError(f"answered {str(kind)[:40]!r} where {expected!r} was due")
             return message
 
-    def close(self) -> None:
-        """Stop the process (quit, then kill)."""
+    def close(self, polite: bool = True) -> None:
+        """Stop the process (quit, then kill; ``polite=False``: kill at once)."""
+        if not polite:
+            _stop(self.process, polite=False)
         self.finalizer()
 
 
@@ -244,7 +256,7 @@ class ProcessBot:
             child.send({"type": "hello", "protocol": PROTOCOL})
             ready = child.receive(time.monotonic() + self.start_time, "ready")
         except (OSError, ValueError) as exc:
-            child.close()
+            child.close(polite=False)
             raise ProtocolError(f"the bot {where!r} did not start: it {exc}") from None
         if ready.get("protocol", PROTOCOL) != PROTOCOL:
             child.close()
@@ -271,7 +283,9 @@ class ProcessBot:
         }
 
     def _forfeit(self, problem: str) -> ForfeitError:
-        self.close()
+        if self._child is not None:  # in an unknown state: killed, not asked to quit
+            self._child.close(polite=False)
+            self._child = None
         return ForfeitError(f"process bot {self.name!r} {problem}")
 
     def choose(
