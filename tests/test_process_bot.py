@@ -8,10 +8,10 @@ from __future__ import annotations
 import importlib.util
 import pickle
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,7 @@ def test_a_match_against_a_bot_in_another_process_is_the_match_of_its_policy() -
     bot = client()
     try:
         remote = play_match(SHORT, [bot, "greedy"], seed=4)
-        assert bot._child is not None and bot._child.process.pid > 0
+        assert bot.process is not None and bot.process.poll() is None
         local = play_match(SHORT, [InProcessHeaviest(), "greedy"], seed=4)
         assert remote.moves == local.moves and remote.final.is_game_over
         assert remote.forfeit == -1 and bot.engine_name == "heaviest"
@@ -73,10 +73,15 @@ def test_a_match_against_a_bot_in_another_process_is_the_match_of_its_policy() -
 def test_a_process_bot_plays_a_tournament_in_worker_processes() -> None:
     bot = client(name="heaviest")
     copy = pickle.loads(pickle.dumps(bot))  # the process is not pickled, only the command
-    assert copy.command == bot.command and copy._child is None
-    result = run_tournament(SHORT, [bot, "random"], 4, seed=1)
-    assert result.entrants == ("heaviest", "random") and len(result.records) == 4
+    assert copy.command == bot.command and copy.process is None
+    result = run_tournament(SHORT, [bot, "random"], 8, seed=1)
+    assert result.entrants == ("heaviest", "random") and len(result.records) == 8
     assert all(r.forfeit == -1 for r in result.records)
+    # Threads never share a program: the same bot object in two threads plays the same.
+    with ThreadPoolExecutor(2) as pool:
+        threads = run_tournament(SHORT, [bot, "random"], 8, seed=1, executor=pool)
+    bot.close()
+    assert threads.records == result.records
 
 
 @pytest.mark.parametrize(
@@ -97,7 +102,7 @@ def test_a_late_illegal_or_dead_bot_forfeits_the_match(
     assert time.monotonic() - start < 5.0
     assert result.forfeit == 1 and problem in result.reason
     assert result.winners == (0,) and not result.final.is_game_over
-    assert bot._child is None  # killed; started again for the next match
+    assert bot.process is None  # killed; started again for the next match
     again = run_tournament(SHORT, ["greedy", bot], 2, executor=SerialExecutor())
     assert [r.forfeit for r in again.records] == [1, 0]
     assert again.standings[0].wins == 2
@@ -116,8 +121,8 @@ def test_a_bot_that_never_greets_is_a_clean_error_and_is_killed() -> None:
 def test_closing_a_process_bot_ends_its_process() -> None:
     bot = client()
     play_match(SHORT, [bot, "random"], seed=3)
-    assert bot._child is not None
-    process: subprocess.Popen[bytes] = bot._child.process
+    process = bot.process
+    assert process is not None
     bot.close()
     assert process.poll() is not None
 

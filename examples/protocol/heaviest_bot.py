@@ -9,11 +9,13 @@ else the first legal move.  Run it against the built-in bots with
 
     bendolib simulate --bots greedy 'process(command="python3 examples/protocol/heaviest_bot.py")'
 
-Options (for testing hosts): ``--sleep SECONDS`` waits before every answer,
-``--illegal`` answers a move that is not legal, ``--crash`` exits at the first decision.
+Options (for testing hosts): ``--sleep SECONDS`` waits before every answer, ``--late P``
+answers late (past ``time_ms``) on a fraction P of its decisions, ``--illegal`` answers a
+move that is not legal, ``--crash`` exits at the first decision.
 """
 
 import json
+import random
 import re
 import sys
 import time
@@ -39,6 +41,7 @@ def choose(message: dict[str, Any]) -> str:
 
 def main(argv: list[str]) -> int:
     sleep = float(argv[argv.index("--sleep") + 1]) if "--sleep" in argv else 0.0
+    late = float(argv[argv.index("--late") + 1]) if "--late" in argv else 0.0
     for line in sys.stdin:  # ends at end of input: the host has gone
         message: dict[str, Any] = json.loads(line)
         kind = message.get("type")
@@ -51,6 +54,8 @@ def main(argv: list[str]) -> int:
                 return 3
             if sleep:
                 time.sleep(sleep)
+            if late and random.Random(message["seed"]).random() < late:
+                time.sleep(message["time_ms"] / 1000 + 0.2)
             move = "9-9@9L" if "--illegal" in argv else choose(message)
             answer = {"type": "move", "id": message["id"], "move": move}
         elif kind == "quit":

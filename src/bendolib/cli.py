@@ -624,6 +624,7 @@ def _simulate(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
         _shutdown(executor, status)
+        _close_bots(bots)
     if status:
         print(
             f"bendolib: interrupted: {len(result.records)} of {args.games} matches finished",
@@ -640,6 +641,14 @@ def _simulate(args: argparse.Namespace) -> int:
     else:
         print(result.table())
     return status
+
+
+def _close_bots(bots: Sequence[Any]) -> None:
+    """Stop the programs of the process bots (the others have no ``close``)."""
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
 
 
 def _league(args: argparse.Namespace) -> int:
@@ -690,6 +699,7 @@ def _league(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
         _shutdown(executor, status)
+        _close_bots(bots)
     if status:
         again = "; run the same command again to resume" if args.results else ""
         print(

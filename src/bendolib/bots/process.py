@@ -63,10 +63,9 @@ def _stop(process: subprocess.Popen[bytes], polite: bool = True) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+    if process.stdin is not None:  # stdout is closed by its reader thread, at its end
+        with contextlib.suppress(OSError):
+            process.stdin.close()
 
 
 def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
@@ -79,6 +78,11 @@ def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
             lines.put(line)
     except (OSError, ValueError):
         pass
+    finally:
+        # Closed here, by its only reader: closed elsewhere, its descriptor could be
+        # reused by another pipe while this thread still reads it.
+        with contextlib.suppress(OSError):
+            stream.close()
     lines.put(None)
 
 
@@ -107,7 +111,6 @@ class _Child:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 cwd=cwd,
-                bufsize=0,
                 start_new_session=True,  # Ctrl-C is the host's to handle, not the bot's
             )
         except OSError as exc:
@@ -144,7 +147,10 @@ class _Child:
             except queue.Empty:
                 raise ValueError("did not answer in time") from None
             if line is None:
-                code = self.process.poll()
+                try:  # its output ends as it exits: the exit status follows shortly
+                    code: int | None = self.process.wait(min(0.5, max(0.0, left)))
+                except subprocess.TimeoutExpired:
+                    code = None
                 raise ValueError(
                     "closed its output" + (f" (exit status {code})" if code is not None else "")
                 )
@@ -190,6 +196,22 @@ def observation_message(observation: Observation, legal_moves: Sequence[Move]) -
     }
 
 
+class _Slot:
+    """A process bot's running program in one thread, and what it is due to say next."""
+
+    def __init__(self) -> None:
+        self.child: _Child | None = None
+        self.match: dict[str, Any] | None = None
+        self.ids = 0
+
+
+#: The running programs of the process bots, by bot token and thread: one per thread
+#: (threads of an executor never share one), kept across the copies a worker unpickles
+#: (a worker receives the bots again with every chunk of matches).
+_SLOTS: dict[tuple[str, int], _Slot] = {}
+_SLOTS_LOCK = threading.Lock()
+
+
 class ProcessBot:
     """
     A bot that is a separate program: ``command`` (a list of arguments, or a string
@@ -200,8 +222,9 @@ class ProcessBot:
     ``start_time`` for the greeting at start.  A late or illegal answer, a line that is
     not the protocol, an ``error`` message or a process that stops forfeits the match
     (:class:`~bendolib.bots.bot.ForfeitError`); the process is then killed and started
-    again for the next match.  ``cwd`` is the directory it runs in.  Picklable: a
-    worker process starts its own copy of the command.
+    again for the next match.  ``cwd`` is the directory it runs in.  Picklable: each
+    worker process (each thread) starts its own copy of the command, once, and keeps
+    it for the following matches; :meth:`close` stops them.
     """
 
     def __init__(
@@ -211,6 +234,7 @@ class ProcessBot:
         start_time: float = 10.0,
         name: str | None = None,
         cwd: str | None = None,
+        _token: str | None = None,
     ) -> None:
         if isinstance(command, str):
             argv = shlex.split(command)
@@ -230,9 +254,7 @@ class ProcessBot:
         self.cwd = cwd
         self.name = name or _default_name(argv)
         self.engine_name = ""
-        self._child: _Child | None = None
-        self._match: dict[str, Any] | None = None
-        self._ids = 0
+        self._token = _token or os.urandom(12).hex()
 
     def __getstate__(self) -> dict[str, Any]:
         return {
@@ -241,6 +263,7 @@ class ProcessBot:
             "start_time": self.start_time,
             "name": self.name,
             "cwd": self.cwd,
+            "_token": self._token,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -248,6 +271,20 @@ class ProcessBot:
 
     def __repr__(self) -> str:
         return f"ProcessBot({shlex.join(self.command)!r}, move_time={self.move_time})"
+
+    def _slot(self) -> _Slot:
+        key = (self._token, threading.get_ident())
+        with _SLOTS_LOCK:
+            slot = _SLOTS.get(key)
+            if slot is None:
+                slot = _SLOTS[key] = _Slot()
+        return slot
+
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The program running for this thread (None when none is)."""
+        child = self._slot().child
+        return None if child is None else child.process
 
     def _start(self) -> _Child:
         child = _Child(self.command, self.cwd)
@@ -267,14 +304,17 @@ class ProcessBot:
         return child
 
     def close(self) -> None:
-        """Stop the process (it is started again when needed)."""
-        if self._child is not None:
-            self._child.close()
-            self._child = None
+        """Stop the programs of this bot in every thread (they start again when needed)."""
+        with _SLOTS_LOCK:
+            slots = [slot for key, slot in _SLOTS.items() if key[0] == self._token]
+        for slot in slots:
+            if slot.child is not None:
+                slot.child.close()
+                slot.child = None
 
     def start_match(self, rules: RuleSet, players: int, seat: int) -> None:
         """Note a new match: the ``match`` message goes before the next decision."""
-        self._match = {
+        self._slot().match = {
             "type": "match",
             "rules": rules.name,
             "parameters": {k: _json_value(v) for k, v in rules.parameters().items()},
@@ -282,49 +322,51 @@ class ProcessBot:
             "seat": seat,
         }
 
-    def _forfeit(self, problem: str) -> ForfeitError:
-        if self._child is not None:  # in an unknown state: killed, not asked to quit
-            self._child.close(polite=False)
-            self._child = None
+    def _forfeit(self, slot: _Slot, problem: str) -> ForfeitError:
+        if slot.child is not None:  # in an unknown state: killed, not asked to quit
+            slot.child.close(polite=False)
+            slot.child = None
         return ForfeitError(f"process bot {self.name!r} {problem}")
 
     def choose(
         self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
     ) -> Move:
-        """The move the process answers; :class:`ForfeitError` if it is late, illegal or gone."""
-        if self._child is not None and self._child.process.poll() is not None:
-            raise self._forfeit(f"stopped (exit status {self._child.process.returncode})")
-        if self._child is None:
-            self._child = self._start()
-            if self._match is None:
+        """The move the process answers; :class:`ForfeitError` if late, illegal or gone."""
+        slot = self._slot()
+        if slot.child is not None and slot.child.process.poll() is not None:
+            code = slot.child.process.returncode
+            raise self._forfeit(slot, f"stopped (exit status {code})")
+        if slot.child is None:
+            slot.child = self._start()
+            if slot.match is None:
                 self.start_match(observation.rules, observation.players, observation.player)
-        child = self._child
-        self._ids += 1
+        child = slot.child
+        slot.ids += 1
         message = {
             "type": "decide",
-            "id": self._ids,
+            "id": slot.ids,
             **observation_message(observation, legal_moves),
             "time_ms": round(self.move_time * 1000),
             "seed": rng.getrandbits(63),
         }
         try:
-            if self._match is not None:
-                child.send(self._match)
-                self._match = None
+            if slot.match is not None:
+                child.send(slot.match)
+                slot.match = None
             sent = time.monotonic()
             child.send(message)
             answer = child.receive(sent + self.move_time, "move")
         except OSError:
-            raise self._forfeit("stopped (its input is closed)") from None
+            raise self._forfeit(slot, "stopped (its input is closed)") from None
         except ValueError as exc:
-            raise self._forfeit(str(exc)) from None
-        if answer.get("id") != self._ids:
-            raise self._forfeit(f"answered id {str(answer.get('id'))[:20]}, not {self._ids}")
+            raise self._forfeit(slot, str(exc)) from None
+        if answer.get("id") != slot.ids:
+            raise self._forfeit(slot, f"answered id {str(answer.get('id'))[:20]}, not {slot.ids}")
         text = answer.get("move")
         for move in legal_moves:
             if str(move) == text:
                 return move
-        raise self._forfeit(f"answered the illegal move {str(text)[:80]!r}")
+        raise self._forfeit(slot, f"answered the illegal move {str(text)[:80]!r}")
 
 
 __all__ = ["MAX_LINE", "PROTOCOL", "ProcessBot", "ProtocolError", "observation_message"]
