@@ -1016,7 +1016,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", type=int, default=100, help="number of matches (default: %(default)s)"
     )
     simulate.add_argument(
-        "--bots", nargs="+", required=True, metavar="BOT", help="one bot per seat"
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help="one bot per seat: a name, module:Class or file.py:Class, each with optional "
+        "arguments, e.g. 'search(worlds=16)' (see docs/cli.md)",
     )
     _add_run_options(simulate, "matches")
     simulate.add_argument("--json", action="store_true", help="print the results as JSON")
