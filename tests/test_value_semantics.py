@@ -28,7 +28,7 @@ from bendolib._rng import SplitMix64
 from bendolib.blocking import classify_ends
 from bendolib.cell_notation import parse_cell_pattern
 from bendolib.encoding import layout
-from bendolib.league import run_league
+from bendolib.league import Rating, run_league
 from bendolib.notation import parse_pattern
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.rules.triangles import TRIANGLE_RULESETS
@@ -142,6 +142,7 @@ def harvest() -> dict[type, list[Any]]:
         "basic", ["random", "greedy", "greedy"], 6, seed=1, executor=SerialExecutor()
     )
     roots.extend([league, league.standings, league.ratings])
+    roots.append(Rating(0, "random", 25.0, 8.3, 8.7, 41.3))  # also without openskill
     roots.append(SelfplaySummary("data", "npz", games=2, decisions=80, games_before=1))
     roots.append(parse_pattern("5-3@1L"))
     roots.append(parse_cell_pattern("3-4-5@0,-1d"))
