@@ -75,6 +75,12 @@ def test_a_league_of_four_bots_rates_the_strong_above_the_weak() -> None:
     assert all(r.low < r.mu < r.high for r in ratings)
     table = result.table()
     assert "rating" in table and "win rate by seat" in table
+    pairs = result.head_to_head()
+    for a in range(4):
+        for b in range(4):
+            if a != b:  # each pair met at one table: 24 matches / 6 tables
+                assert pairs[a][b][1] == 4 and pairs[a][b][0] + pairs[b][a][0] <= 4
+    assert result.pairs_table().splitlines()[1].startswith("0 greedy#1")
     svg = ET.fromstring(result.ratings_svg())
     assert svg.tag.endswith("svg") and len([e for e in svg.iter() if e.tag.endswith("circle")]) == 4
 

@@ -159,5 +159,6 @@ def test_simulate_and_league_take_a_process_bot(
     assert status == 0, err
     assert "12 of 12 matches" in out and "heaviest" in out and "mine" in out
     assert svg.read_text().startswith("<svg")
-    status, out, err = run([*league, "--games", "24", *entrants], capsys, monkeypatch)
+    status, out, err = run([*league, "--games", "24", "--pairs", *entrants], capsys, monkeypatch)
     assert status == 0 and "24 of 24 matches" in out, err
+    assert "wins against each other" in out and "3 heaviest" in out

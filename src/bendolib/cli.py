@@ -716,6 +716,9 @@ def _league(args: argparse.Namespace) -> int:
     if args.svg:
         _write_file(args.svg, result.ratings_svg())
     print(result.to_json() if args.json else result.table())
+    if args.pairs and not args.json:
+        print("\nwins against each other (row against column):")
+        print(result.pairs_table())
     return status
 
 
@@ -1065,6 +1068,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--results", metavar="FILE", help="keep the finished matches in FILE (JSON) to resume"
     )
     league.add_argument("--svg", metavar="FILE", help="write the ratings chart to FILE (SVG)")
+    league.add_argument(
+        "--pairs", action="store_true", help="also print each pair's wins against each other"
+    )
     _add_run_options(league, "matches")
     league.add_argument("--json", action="store_true", help="print the results as JSON")
     league.set_defaults(func=_league)

@@ -213,6 +213,40 @@ class LeagueResult:
             for seat in range(self.players)
         )
 
+    def head_to_head(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """
+        ``[a][b]``: the matches entrant ``a`` won and ``b`` did not, and the matches
+        they played together (one table).
+        """
+        n = len(self.entrants)
+        won = [[0] * n for _ in range(n)]
+        met = [[0] * n for _ in range(n)]
+        for record in self.records:
+            for seat_a, a in enumerate(record.seats):
+                for seat_b, b in enumerate(record.seats):
+                    if a != b:
+                        met[a][b] += 1
+                        won[a][b] += seat_a in record.winners and seat_b not in record.winners
+        return tuple(tuple(zip(won[a], met[a], strict=True)) for a in range(n))
+
+    def pairs_table(self) -> str:
+        """:meth:`head_to_head` as text: row ``a``, column ``b``: ``a``'s wins / matches."""
+        pairs = self.head_to_head()
+        head = ["", *(str(e) for e in range(len(self.entrants)))]
+        rows = [head]
+        for a, name in enumerate(self.entrants):
+            cells = [f"{w}/{m}" if m else "-" for w, m in pairs[a]]
+            cells[a] = ""
+            rows.append([f"{a} {name}", *cells])
+        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+        return "\n".join(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+            for row in rows
+        )
+
     @property
     def ratings(self) -> tuple[Rating, ...] | None:
         """

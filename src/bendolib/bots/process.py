@@ -234,7 +234,6 @@ class ProcessBot:
         start_time: float = 10.0,
         name: str | None = None,
         cwd: str | None = None,
-        _token: str | None = None,
     ) -> None:
         if isinstance(command, str):
             argv = shlex.split(command)
@@ -254,7 +253,8 @@ class ProcessBot:
         self.cwd = cwd
         self.name = name or _default_name(argv)
         self.engine_name = ""
-        self._token = _token or os.urandom(12).hex()
+        # Names this bot's programs; its pickled copies keep it (one program per thread).
+        self._token = os.urandom(12).hex()
 
     def __getstate__(self) -> dict[str, Any]:
         return {
@@ -267,7 +267,10 @@ class ProcessBot:
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state)  # type: ignore[misc]
+        given = dict(state)
+        token = str(given.pop("_token"))
+        self.__init__(**given)  # type: ignore[misc]
+        self._token = token
 
     def __repr__(self) -> str:
         return f"ProcessBot({shlex.join(self.command)!r}, move_time={self.move_time})"
