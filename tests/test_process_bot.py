@@ -6,8 +6,11 @@ separate process; late, illegal or crashing bots forfeit, never hang (docs/proto
 from __future__ import annotations
 
 import importlib.util
+import os
 import pickle
 import random
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -23,7 +26,7 @@ from bendolib.bots.process import observation_message
 from bendolib.moves import Move
 from bendolib.observation import Observation
 from bendolib.tournament import BotError, SerialExecutor, play_match, run_tournament
-from cli_driver import run
+from cli_driver import SOURCE, run
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT = ROOT / "examples" / "protocol" / "heaviest_bot.py"
@@ -162,3 +165,58 @@ def test_simulate_and_league_take_a_process_bot(
     status, out, err = run([*league, "--games", "24", "--pairs", *entrants], capsys, monkeypatch)
     assert status == 0 and "24 of 24 matches" in out, err
     assert "wins against each other" in out and "3 heaviest" in out
+
+
+def _programs(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads Linux's /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_with_a_process_bot_stops_promptly_and_leaves_no_program(jobs: str) -> None:
+    # "never a hang ... kill the child on exit"
+    marker = f"arena-{os.getpid()}-{jobs}"
+    bot = f"process(command={[sys.executable, str(CLIENT), marker]!r})"
+    argv = ["simulate", "--games", "100000", "--jobs", jobs, "--bots", "greedy", bot]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bendolib", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": SOURCE},
+        start_new_session=True,
+    )
+    assert child.stderr is not None
+    child.stderr.readline()
+    time.sleep(1.0)
+    assert _programs(marker)  # the bot's programs are running
+    pressed = time.monotonic()
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130 and time.monotonic() - pressed < 2.0, err
+    assert "Traceback" not in err and "(interrupted)" in out
+    deadline = time.monotonic() + 3.0
+    while _programs(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _programs(marker)
+
+
+def test_self_play_data_of_a_forfeited_match(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from bendolib import selfplay
+
+    late = client("--late", "0.5", move_time=0.3, name="late")
+    summary = selfplay.selfplay(
+        SHORT, ["greedy", late], 2, tmp_path, seed=1, file_format="npz", executor=SerialExecutor()
+    )
+    late.close()
+    assert summary.games == 2 and summary.decisions > 0

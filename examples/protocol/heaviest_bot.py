@@ -15,6 +15,7 @@ move that is not legal, ``--crash`` exits at the first decision.
 """
 
 import json
+import os
 import random
 import re
 import sys
@@ -68,4 +69,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:  # the host has gone while we answered: leave quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
