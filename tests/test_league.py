@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bendolib import league, rules
+from bendolib import league, records, rules
 from bendolib.bots import GreedyBot, RandomBot
 from bendolib.errors import BendolibError
 from bendolib.league import (
@@ -28,6 +28,7 @@ from bendolib.league import (
 )
 from bendolib.runner import SerialExecutor
 from cli_driver import SOURCE
+from cli_driver import run as cli_run
 
 SHORT = rules.get("basic", target=30)
 SERIAL = SerialExecutor()
@@ -172,3 +173,27 @@ def test_ctrl_c_stops_the_league_command_promptly_and_keeps_what_finished(
     finished = int(re.search(r"interrupted: (\d+) of 100000 matches finished", err).group(1))  # type: ignore[union-attr]
     assert "(interrupted)" in out.splitlines()[0]
     assert len(load_results(path).records) == finished
+
+
+def test_a_league_match_becomes_a_game_record(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for keep in (True, False):
+        result = run_league(SHORT, ["greedy", "random", "search"], 6, seed=8, executor=SERIAL,
+                            keep_moves=keep)  # fmt: skip
+        match = result.records[3]
+        record = result.record(3)
+        assert records.replay(record).scores == match.scores
+        assert list(record.names) == [result.entrants[e] for e in match.seats]
+    with pytest.raises(BendolibError, match="no match 99"):
+        result.record(99)
+    argv = ["league", "--param", "target=30", "--games", "6", "--jobs", "1", "--quiet"]
+    folder = tmp_path / "matches"
+    status, _, err = cli_run(
+        [*argv, "--records", str(folder), "--bots", "greedy", "random", "search"],
+        capsys,
+        monkeypatch,
+    )
+    assert status == 0, err
+    assert sorted(p.name for p in folder.iterdir())[0] == "match-000000.json"
+    assert len(list(folder.iterdir())) == 6

@@ -643,6 +643,16 @@ def _simulate(args: argparse.Namespace) -> int:
     return status
 
 
+def _write_records(folder: str, result: Any) -> None:
+    """Each match of ``result`` (kept moves) as ``folder/match-N.json``."""
+    os.makedirs(folder, exist_ok=True)
+    for record in result.records:
+        name = os.path.join(folder, f"match-{record.index:06d}.json")
+        with open(name, "w", encoding="utf-8") as handle:
+            handle.write(result.record(record.index).to_json())
+    print(f"{len(result.records)} records written to {folder}", file=sys.stderr)
+
+
 def _close_bots(bots: Sequence[Any]) -> None:
     """Stop the programs of the process bots (the others have no ``close``)."""
     for bot in bots:
@@ -688,6 +698,7 @@ def _league(args: argparse.Namespace) -> int:
             executor=executor,
             progress=progress,
             results=args.results,
+            keep_moves=bool(args.records),
             names=names,
         )
     except league.LeagueInterrupted as stop:
@@ -715,6 +726,8 @@ def _league(args: argparse.Namespace) -> int:
         )
     if args.svg:
         _write_file(args.svg, result.ratings_svg())
+    if args.records:
+        _write_records(args.records, result)
     print(result.to_json() if args.json else result.table())
     if args.pairs and not args.json:
         print("\nwins against each other (row against column):")
@@ -1070,6 +1083,9 @@ def build_parser() -> argparse.ArgumentParser:
     league.add_argument("--svg", metavar="FILE", help="write the ratings chart to FILE (SVG)")
     league.add_argument(
         "--pairs", action="store_true", help="also print each pair's wins against each other"
+    )
+    league.add_argument(
+        "--records", metavar="DIR", help="write each match's game record to DIR/match-N.json"
     )
     _add_run_options(league, "matches")
     league.add_argument("--json", action="store_true", help="print the results as JSON")

@@ -36,8 +36,10 @@ from bendolib import bots as bot_registry
 from bendolib import rules as rules_registry
 from bendolib._rng import derive_seed
 from bendolib.bots.bot import Bot
-from bendolib.engine import new_game
+from bendolib.engine import apply, new_game
 from bendolib.errors import BendolibError
+from bendolib.notation import parse_move
+from bendolib.records import GameRecord, record_of
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.tournament import (
@@ -47,6 +49,7 @@ from bendolib.tournament import (
     bot_name,
     match_bot_seed,
     mean_interval,
+    play_match,
     play_record,
     wilson,
 )
@@ -184,6 +187,36 @@ class LeagueResult:
     records: tuple[MatchRecord, ...]
     interrupted: bool = False
     sides: tuple[tuple[int, ...], ...] = ()
+    ruleset: RuleSet | None = attrs.field(default=None, eq=False, repr=False)
+    bots: tuple[Bot, ...] = attrs.field(default=(), eq=False, repr=False)
+
+    def record(self, index: int) -> GameRecord:
+        """
+        Match ``index`` as a :class:`~bendolib.records.GameRecord` (players named after
+        the entrants): from its kept moves (``keep_moves=True``), else played again with
+        the bots.  Needs the result :func:`run_league` returned (a result read back with
+        :func:`load_results` has neither the rule set nor the bots).
+        """
+        found = [r for r in self.records if r.index == index]
+        if not found or self.ruleset is None:
+            raise BendolibError(f"this league result has no match {index} to replay")
+        match = found[0]
+        names = tuple(self.entrants[e] for e in match.seats)
+        if match.move_text:
+            state = new_game(self.ruleset, self.players, match.seed)
+            for text in match.move_text.split():
+                state = apply(state, parse_move(text, state))
+        elif self.bots:
+            bots = [self.bots[e] for e in match.seats]
+            state = play_match(self.ruleset, bots, match.seed, match.bot_seed).final
+        else:
+            raise BendolibError("this league result keeps neither the moves nor the bots")
+        if state.scores != match.scores:
+            raise BendolibError(
+                f"match {index} played again ends {list(state.scores)}, not "
+                f"{list(match.scores)}: a bot does not choose from its seeded rng alone"
+            )
+        return record_of(state, names)
 
     @property
     def standings(self) -> tuple[LeagueStanding, ...]:
@@ -556,6 +589,8 @@ def run_league(
             records=tuple(found[i] for i in sorted(found)),
             interrupted=interrupted,
             sides=sides,
+            ruleset=ruleset,
+            bots=bots,
         )
 
     last_save = time.monotonic()
