@@ -134,6 +134,8 @@ def test_a_mean_interval_stays_within_the_range_of_the_values() -> None:
     wide = [float(v) for v in range(100)]
     w = mean_interval(wide)  # for spread-out values it agrees with the normal interval
     assert w.high - w.low == pytest.approx(2 * 1.96 * 29.01 / 10, rel=0.15)
+    many = [0.0] * 9000 + [100.0] * 3  # past the bootstrap's limit: normal, kept in range
+    assert 0.0 == mean_interval(many).low < mean_interval(many).value
 
 
 def test_a_wrong_number_of_bots_is_refused() -> None:

@@ -340,21 +340,30 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
 
 #: Resamples of the bootstrap in :func:`mean_interval`.
 BOOTSTRAP_RESAMPLES = 1000
+#: Above this many values :func:`mean_interval` uses the normal interval (kept within
+#: the values' range): the bootstrap would cost seconds and agree with it.
+BOOTSTRAP_LIMIT = 5000
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
     """
     The mean of ``values`` with a percentile bootstrap interval (coverage that of a
     two-sided normal interval of ``z``; :data:`BOOTSTRAP_RESAMPLES` resamples, seeded:
-    the same values give the same interval).  The interval stays within the range of
-    the values: means of points that cannot be negative never get a negative bound.
+    the same values give the same interval; above :data:`BOOTSTRAP_LIMIT` values, the
+    normal interval).  The interval stays within the range of the values: means of
+    points that cannot be negative never get a negative bound.
     """
     n = len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0)
     mean = math.fsum(values) / n
-    if n == 1 or min(values) == max(values):
+    smallest, largest = min(values), max(values)
+    if n == 1 or smallest == largest:
         return Interval(mean, mean, mean)
+    if n > BOOTSTRAP_LIMIT:
+        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+        half = z * math.sqrt(var / n)
+        return Interval(mean, max(smallest, mean - half), min(largest, mean + half))
     rng = random.Random(n)
     data = list(values)
     means = sorted(math.fsum(rng.choices(data, k=n)) / n for _ in range(BOOTSTRAP_RESAMPLES))
@@ -629,6 +638,7 @@ class TournamentInterrupted(KeyboardInterrupt):
 
 
 __all__ = [
+    "BOOTSTRAP_LIMIT",
     "BOOTSTRAP_RESAMPLES",
     "Z95",
     "BotError",
