@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
@@ -12,6 +13,7 @@ import bendolib
 from bendolib import bots, rules
 from bendolib.bots import Bot, GreedyBot, RandomBot, SearchBot, UnknownBotError
 from bendolib.bots.baseline import options_after
+from bendolib.errors import BendolibError
 from bendolib.moves import DRAW, Place
 from bendolib.state import PLAYING
 from random_play import random_play as play
@@ -22,8 +24,13 @@ def test_registry_lists_and_builds_the_bots() -> None:
     assert isinstance(bots.get("random"), RandomBot)
     assert isinstance(bots.get("greedy"), GreedyBot)
     assert bots.get("search", worlds=3) == SearchBot(worlds=3)
+    needs = {"process": {"command": "a-program"}}  # a process bot needs its command
     for name in bots.names():
-        assert isinstance(bots.get(name), Bot)
+        if name == "ismcts" and importlib.util.find_spec("pyspiel") is None:
+            with pytest.raises(BendolibError, match=r"pip install 'bendolib\[openspiel\]'"):
+                bots.get(name)
+            continue
+        assert isinstance(bots.get(name, **needs.get(name, {})), Bot)
     with pytest.raises(UnknownBotError, match="unknown bot 'nobody'"):
         bots.get("nobody")
     with pytest.raises(ValueError, match="already registered"):

@@ -86,3 +86,23 @@ def test_ctrl_c_stops_a_run_on_the_cluster(client: Any) -> None:
     # the cluster is free again: the next run is not queued behind the cancelled one
     again = run_tournament(SHORT, ["greedy", "random"], 2, executor=client.get_executor())
     assert len(again.records) == 2
+
+
+def test_a_league_on_the_cluster_equals_the_serial_run(client: Any) -> None:
+    # Issue 26, point 2: "runnable on the executors run_tournament already takes (Dask
+    # included)"; a process bot too (each worker thread starts its own program).
+    import sys
+
+    from bendolib.bots import ProcessBot
+    from bendolib.league import run_league
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "protocol" / "heaviest_bot.py"
+    bot = ProcessBot([sys.executable, str(script)], name="heaviest")
+    entrants: list[Any] = ["greedy", "random", bot]
+    try:
+        cluster = run_league(SHORT, entrants, 12, seed=4, executor=client.get_executor())
+        serial = run_league(SHORT, entrants, 12, seed=4, executor=SerialExecutor())
+    finally:
+        bot.close()
+    assert cluster.records == serial.records and len(cluster.records) == 12
+    assert all(r.forfeit == -1 for r in cluster.records)

@@ -71,7 +71,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "tournament",
         "matches between bots, self-play, the testing kit",
-        ("runner", "tournament", "selfplay", "testing"),
+        ("runner", "tournament", "league", "selfplay", "testing"),
     ),
     ("package", "import bendolib: the names most programs use", ("bendolib",)),
     ("cli", "the command line", ("cli", "__main__")),

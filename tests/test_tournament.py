@@ -121,7 +121,21 @@ def test_interval_formulas() -> None:
     assert w.value == 0.8
     assert w.low == pytest.approx(0.4902, abs=1e-4) and w.high == pytest.approx(0.9433, abs=1e-4)
     m = mean_interval([1.0, 2.0, 3.0, 4.0])
-    assert m.value == 2.5 and m.high - m.value == pytest.approx(1.96 * 1.2910 / 2, abs=1e-3)
+    assert m.value == 2.5 and m.low < m.value < m.high
+    assert mean_interval([1.0, 2.0, 3.0, 4.0]) == m  # seeded: the same values, the same interval
+
+
+def test_a_mean_interval_stays_within_the_range_of_the_values() -> None:
+    # Issue 26, point 2: "mean-points intervals go below zero for points that cannot be
+    # negative ([-3.7, 29.7])"; a normal interval of these values reaches below -3.
+    points = [0.0] * 28 + [100.0] * 2
+    m = mean_interval(points)
+    assert 0.0 <= m.low < m.value < m.high <= 100.0
+    wide = [float(v) for v in range(100)]
+    w = mean_interval(wide)  # for spread-out values it agrees with the normal interval
+    assert w.high - w.low == pytest.approx(2 * 1.96 * 29.01 / 10, rel=0.15)
+    many = [0.0] * 9000 + [100.0] * 3  # past the bootstrap's limit: normal, kept in range
+    assert 0.0 == mean_interval(many).low < mean_interval(many).value
 
 
 def test_a_wrong_number_of_bots_is_refused() -> None:

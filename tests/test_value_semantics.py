@@ -28,6 +28,7 @@ from bendolib._rng import SplitMix64
 from bendolib.blocking import classify_ends
 from bendolib.cell_notation import parse_cell_pattern
 from bendolib.encoding import layout
+from bendolib.league import Rating, run_league
 from bendolib.notation import parse_pattern
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.rules.triangles import TRIANGLE_RULESETS
@@ -129,13 +130,19 @@ def harvest() -> dict[type, list[Any]]:
             loaded = position_text.loads(position_text.dumps(state))
             roots.append(loaded.observation(loaded.current_player))
         roots.append(layout(rules, state.players))
-    roots.append([bots.get(name) for name in bots.names()])
+    # Issue 26: ismcts (OpenSpiel's, not a value type) needs an extra; process a command.
+    roots.append([bots.get(name) for name in bots.names() if name not in ("ismcts", "process")])
     roots.append(play_match("basic", ["random", "greedy"], seed=3))
     tournament = run_tournament(
         "basic", ["random", "greedy"], matches=4, seed=1, executor=SerialExecutor()
     )
     roots.append(tournament)
     roots.append(tournament.standings)
+    league = run_league(
+        "basic", ["random", "greedy", "greedy"], 6, seed=1, executor=SerialExecutor()
+    )
+    roots.extend([league, league.standings, league.ratings])
+    roots.append(Rating(0, "random", 25.0, 8.3, 8.7, 41.3))  # also without openskill
     roots.append(SelfplaySummary("data", "npz", games=2, decisions=80, games_before=1))
     roots.append(parse_pattern("5-3@1L"))
     roots.append(parse_cell_pattern("3-4-5@0,-1d"))

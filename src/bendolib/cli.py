@@ -1,7 +1,8 @@
 """
 The ``bendolib`` command line: play against bots, run tournaments, read records.
 
-Subcommands: ``demo``, ``rules``, ``play``, ``simulate``, ``selfplay``, ``render``, ``replay``
+Subcommands: ``demo``, ``rules``, ``play``, ``simulate``, ``league``, ``selfplay``, ``render``,
+``replay``
 (``bendolib COMMAND --help`` for each).
 """
 
@@ -115,13 +116,17 @@ def _ruleset(args: argparse.Namespace) -> RuleSet:
 
 
 def _bot_names(items: Sequence[str]) -> list[str]:
-    return [name for item in items for name in item.split(",") if name]
+    """The bots of ``--bots``: each item, cut at the commas outside brackets and quotes."""
+    from bendolib.bots.spec import split_specs
+
+    return [name for item in items for name in split_specs(item)]
 
 
 def _get_bot(name: str) -> Any:
+    """A bot from its text: a name, ``module:Class`` or ``file.py:Class``, with arguments."""
     from bendolib import bots
 
-    return bots.get(name)
+    return bots.load(name)
 
 
 def _columns(items: Sequence[str], width: int = 78) -> list[str]:
@@ -623,6 +628,7 @@ def _simulate(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
         _shutdown(executor, status)
+        _close_bots(bots)
     if status:
         print(
             f"bendolib: interrupted: {len(result.records)} of {args.games} matches finished",
@@ -638,6 +644,98 @@ def _simulate(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(result.table())
+    return status
+
+
+def _write_records(folder: str, result: Any) -> None:
+    """Each match of ``result`` (kept moves) as ``folder/match-N.json``."""
+    os.makedirs(folder, exist_ok=True)
+    for record in result.records:
+        name = os.path.join(folder, f"match-{record.index:06d}.json")
+        with open(name, "w", encoding="utf-8") as handle:
+            handle.write(result.record(record.index).to_json())
+    print(f"{len(result.records)} records written to {folder}", file=sys.stderr)
+
+
+def _close_bots(bots: Sequence[Any]) -> None:
+    """Stop the programs of the process bots (the others have no ``close``)."""
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+
+
+def _league(args: argparse.Namespace) -> int:
+    """A league among any number of bots: progress on stderr, a table (or JSON) on stdout."""
+    from bendolib import league
+    from bendolib.tournament import bot_name
+
+    ruleset = _ruleset(args)
+    specs = _bot_names(args.bots)
+    bots = [_get_bot(spec) for spec in specs]
+    names = [
+        spec if len(spec) <= 32 else bot_name(bot) for spec, bot in zip(specs, bots, strict=True)
+    ]
+    if args.games < 1:
+        raise ParseError("--games must be at least 1")
+    try:
+        table_list = league.tables(
+            len(bots), args.players or min(ruleset.player_counts), args.gauntlet
+        )
+    except ValueError as exc:
+        raise BendolibError(str(exc)) from None
+    if args.svg:
+        if not league.ratings_available():
+            raise BendolibError("--svg draws the ratings: pip install 'bendolib[ratings]'")
+        _check_writable(args.svg)
+    progress = None if args.quiet else _ProgressBar(sys.stderr)
+    executor = _executor(args)
+    status = 0
+    try:
+        result = league.run_league(
+            ruleset,
+            bots,
+            args.games,
+            args.seed,
+            players=args.players,
+            gauntlet=args.gauntlet,
+            executor=executor,
+            progress=progress,
+            results=args.results,
+            keep_moves=bool(args.records),
+            names=names,
+        )
+    except league.LeagueInterrupted as stop:
+        result = stop.result
+        status = 130
+    except ValueError as exc:
+        raise BendolibError(str(exc)) from None
+    finally:
+        if progress is not None:
+            progress.close()
+        _shutdown(executor, status)
+        _close_bots(bots)
+    if status:
+        again = "; run the same command again to resume" if args.results else ""
+        print(
+            f"bendolib: interrupted: {len(result.records)} of {args.games} matches finished{again}",
+            file=sys.stderr,
+        )
+    group = result.players * len(table_list)
+    if args.games % group and not args.quiet:
+        print(
+            f"bendolib: {args.games} matches is not a multiple of {group} (seats x tables): "
+            "the tables do not all play the same deals",
+            file=sys.stderr,
+        )
+    if args.svg:
+        _write_file(args.svg, result.ratings_svg())
+    if args.records:
+        _write_records(args.records, result)
+    print(result.to_json() if args.json else result.table())
+    if args.pairs and not args.json:
+        print("\nwins against each other (row against column):")
+        print(result.pairs_table())
     return status
 
 
@@ -938,7 +1036,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", type=int, default=100, help="number of matches (default: %(default)s)"
     )
     simulate.add_argument(
-        "--bots", nargs="+", required=True, metavar="BOT", help="one bot per seat"
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help="one bot per seat: a name, module:Class or file.py:Class, each with optional "
+        "arguments, e.g. 'search(worlds=16)' (see docs/cli.md)",
     )
     _add_run_options(simulate, "matches")
     simulate.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -946,6 +1049,51 @@ def build_parser() -> argparse.ArgumentParser:
         "--records", metavar="DIR", help="write each match's game record to DIR/match-N.json"
     )
     simulate.set_defaults(func=_simulate)
+
+    league = sub.add_parser(
+        "league",
+        help="a league among any number of bots, with ratings",
+        description="A round robin (or a gauntlet) among any number of bots at tables of "
+        "the rule set's seats, each deal played in every rotation of the seats; ratings "
+        "with their uncertainty when openskill is installed (bendolib[ratings]). Ctrl-C "
+        "stops it and prints the matches that finished; with --results, the same command "
+        "resumes it.",
+    )
+    _add_rules_options(league)
+    league.add_argument(
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help="the entrants: names, module:Class or file.py:Class, each with optional "
+        "arguments, e.g. 'search(worlds=16)'",
+    )
+    league.add_argument(
+        "--games", type=int, default=120, help="number of matches (default: %(default)s)"
+    )
+    league.add_argument(
+        "--players", type=int, help="seats per table (default: the rule set's fewest)"
+    )
+    league.add_argument(
+        "--gauntlet",
+        type=int,
+        default=0,
+        metavar="K",
+        help="the first K bots each play the others, not each other (default 0: round robin)",
+    )
+    league.add_argument(
+        "--results", metavar="FILE", help="keep the finished matches in FILE (JSON) to resume"
+    )
+    league.add_argument("--svg", metavar="FILE", help="write the ratings chart to FILE (SVG)")
+    league.add_argument(
+        "--pairs", action="store_true", help="also print each pair's wins against each other"
+    )
+    league.add_argument(
+        "--records", metavar="DIR", help="write each match's game record to DIR/match-N.json"
+    )
+    _add_run_options(league, "matches")
+    league.add_argument("--json", action="store_true", help="print the results as JSON")
+    league.set_defaults(func=_league)
 
     play_self = sub.add_parser(
         "selfplay",

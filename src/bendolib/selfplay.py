@@ -129,7 +129,10 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
     final = result.final
     side_of = {s: i for i, side in enumerate(final.sides) for s in side}
     rewards = _round_rewards(rules, players, deal, result.moves)
-    won = [int(side_of[s] == final.match_winner) for s in range(players)]
+    # A forfeited match (a bot gave it up) stops in a round: that round has no reward,
+    # and result.winner is the side that won by the forfeit.
+    won = [int(side_of[s] == result.winner) for s in range(players)]
+    unfinished = [0.0] * players
     n = len(rows)
 
     def column(values: list[Any], kind: str, width: int | None = None) -> Any:
@@ -144,7 +147,7 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
         "observation": column([r[3] for r in rows], "int32", encoding_size(rules, players)),
         "legal": column([r[4] for r in rows], "uint8", actions),
         "action": column([r[5] for r in rows], "int32"),
-        "round_reward": column([rewards[r[0]][r[2]] for r in rows], "float32"),
+        "round_reward": column([rewards.get(r[0], unfinished)[r[2]] for r in rows], "float32"),
         "won": column([won[r[2]] for r in rows], "int8"),
         "final_score": column([final.side_scores[side_of[r[2]]] for r in rows], "int32"),
     }

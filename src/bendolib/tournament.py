@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from functools import partial
@@ -28,7 +29,7 @@ from bendolib import bots as bot_registry
 from bendolib import position_text
 from bendolib import rules as rules_registry
 from bendolib._rng import derive_seed
-from bendolib.bots.bot import Bot
+from bendolib.bots.bot import Bot, ForfeitError
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError
 from bendolib.moves import Move
@@ -51,7 +52,9 @@ class MatchResult:
     One match: the ``final`` state, each seat's ``scores``, the ``winner`` side and
     its ``winners`` seats, and every move in order (``moves``, with ``next`` between
     rounds), which replay the match from ``new_game(rules, players, seed)``;
-    ``bot_seed`` seeded the bots.
+    ``bot_seed`` seeded the bots.  ``forfeit`` is the seat of a bot that gave up the
+    match (:class:`~bendolib.bots.bot.ForfeitError`; -1: none) and ``reason`` why: the match
+    stopped there (``final`` is not over) and the best other side won it.
     """
 
     seed: int
@@ -63,6 +66,8 @@ class MatchResult:
     winners: tuple[int, ...]
     moves: tuple[Turn, ...]
     bot_seed: int = 0
+    forfeit: int = -1
+    reason: str = ""
 
     @property
     def rounds(self) -> int:
@@ -130,6 +135,8 @@ def _ask(
     """The bot's move; :class:`BotError` when it raises or answers a move not in ``legal``."""
     try:
         move = bot.choose(observation, legal, rng)
+    except ForfeitError:
+        raise
     except Exception as exc:
         problem = f"raised {type(exc).__name__}: {str(exc)[:200]}"
         raise BotError(
@@ -145,6 +152,52 @@ def _ask(
             _position(state),
         )
     return move
+
+
+def _call_start(
+    start: Callable[[RuleSet, int, int], object],
+    rules: RuleSet,
+    players: int,
+    seat: int,
+    bot: Bot,
+    state: GameState,
+    seeds: tuple[int, int],
+) -> None:
+    """``bot.start_match(rules, players, seat)``; :class:`BotError` when it raises."""
+    try:
+        start(rules, players, seat)
+    except Exception as exc:
+        problem = f"raised {type(exc).__name__} at the start: {str(exc)[:200]}"
+        raise BotError(problem, bot_name(bot), seat, *seeds, _position(state)) from exc
+
+
+def _forfeited(
+    state: GameState,
+    players: Sequence[Bot],
+    moves: list[Turn],
+    seed: int,
+    bot_seed: int,
+    seat: int,
+    reason: str,
+) -> MatchResult:
+    """The result of a match that the bot in ``seat`` gave up: the best other side wins."""
+    sides = state.sides
+    loser = _side_of(state, seat)
+    others = [i for i in range(len(sides)) if i != loser]
+    winner = max(others, key=lambda i: (state.side_scores[i], -i)) if others else loser
+    return MatchResult(
+        seed=seed,
+        bots=tuple(bot_name(b) for b in players),
+        final=state,
+        scores=state.scores,
+        side_scores=state.side_scores,
+        winner=winner,
+        winners=tuple(sorted(sides[winner])) if others else (),
+        moves=tuple(moves),
+        bot_seed=bot_seed,
+        forfeit=seat,
+        reason=reason,
+    )
 
 
 def _position(state: GameState) -> str:
@@ -176,14 +229,21 @@ def play_match(
     Each bot gets its own ``random.Random`` seeded from ``bot_seed`` (default: ``seed``)
     and its seat.  A move that is the only legal one is played without asking the bot
     (including ``next`` between rounds).  A bot that raises or returns a move that is
-    not legal stops the match with a :class:`BotError`.  ``on_decision(state,
-    observation, legal_moves, move)`` is called after every move a bot chose.
+    not legal stops the match with a :class:`BotError`; a bot that raises
+    :class:`~bendolib.bots.bot.ForfeitError` loses the match (``MatchResult.forfeit``).
+    Before the first move each bot's ``start_match(rules, players, seat)`` is called
+    when it has one.  ``on_decision(state, observation, legal_moves, move)`` is called
+    after every move a bot chose.
     """
     ruleset = _resolve_rules(rules)
     players = _resolve_bots(bots)
     base = seed if bot_seed is None else bot_seed
     rngs = [random.Random(derive_seed(base, _BOT_STREAM, seat)) for seat in range(len(players))]
     state = new_game(ruleset, len(players), seed)
+    for seat, player in enumerate(players):
+        start = getattr(player, "start_match", None)
+        if callable(start):
+            _call_start(start, ruleset, len(players), seat, player, state, (seed, base))
     moves: list[Turn] = []
     while not state.is_game_over:
         legal = legal_moves(state)
@@ -192,7 +252,10 @@ def play_match(
             move = legal[0]
         else:
             observation = state.observation(seat)
-            move = _ask(players[seat], observation, legal, rngs[seat], state, (seed, base))
+            try:
+                move = _ask(players[seat], observation, legal, rngs[seat], state, (seed, base))
+            except ForfeitError as exc:
+                return _forfeited(state, players, moves, seed, base, seat, exc.reason)
             if on_decision is not None:
                 on_decision(state, observation, legal, move)
         moves.append(Turn(seat, move))
@@ -222,6 +285,7 @@ class MatchRecord:
     ``play_match(rules, [bots[e] for e in seats], seed, bot_seed)`` plays the match
     again.  ``move_text`` holds its moves in notation (``next`` between rounds),
     separated by spaces, when the tournament kept them (``keep_moves=True``).
+    ``forfeit`` is the seat of a bot that gave the match up (-1: none), ``reason`` why.
     """
 
     index: int
@@ -234,6 +298,8 @@ class MatchRecord:
     moves: int
     bot_seed: int
     move_text: str = ""
+    forfeit: int = -1
+    reason: str = ""
 
 
 @attrs.frozen
@@ -249,7 +315,8 @@ class Interval:
 class Standing:
     """
     One entrant's results: ``wins`` of ``matches`` with the win rate's Wilson 95%
-    interval, and its side's mean final score with a normal 95% interval.
+    interval, and its side's mean final score with a bootstrap 95% interval
+    (:func:`mean_interval`: never outside the range of the scores).
     """
 
     entrant: int
@@ -271,17 +338,39 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
 
 
+#: Resamples of the bootstrap in :func:`mean_interval`.
+BOOTSTRAP_RESAMPLES = 1000
+#: Above this many values :func:`mean_interval` uses the normal interval (kept within
+#: the values' range): the bootstrap would cost seconds and agree with it.
+BOOTSTRAP_LIMIT = 5000
+
+
 def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
-    """The mean of ``values`` with a normal-approximation interval."""
+    """
+    The mean of ``values`` with a percentile bootstrap interval (coverage that of a
+    two-sided normal interval of ``z``; :data:`BOOTSTRAP_RESAMPLES` resamples, seeded:
+    the same values give the same interval; above :data:`BOOTSTRAP_LIMIT` values, the
+    normal interval).  The interval stays within the range of the values: means of
+    points that cannot be negative never get a negative bound.
+    """
     n = len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0)
-    mean = sum(values) / n
-    if n == 1:
+    mean = math.fsum(values) / n
+    smallest, largest = min(values), max(values)
+    if n == 1 or smallest == largest:
         return Interval(mean, mean, mean)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return Interval(mean, mean - half, mean + half)
+    if n > BOOTSTRAP_LIMIT:
+        var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+        half = z * math.sqrt(var / n)
+        return Interval(mean, max(smallest, mean - half), min(largest, mean + half))
+    rng = random.Random(n)
+    data = list(values)
+    means = sorted(math.fsum(rng.choices(data, k=n)) / n for _ in range(BOOTSTRAP_RESAMPLES))
+    tail = 1.0 - statistics.NormalDist().cdf(z)
+    low = means[max(0, math.floor(tail * BOOTSTRAP_RESAMPLES))]
+    high = means[min(BOOTSTRAP_RESAMPLES - 1, math.ceil((1.0 - tail) * BOOTSTRAP_RESAMPLES) - 1)]
+    return Interval(mean, min(low, mean), max(high, mean))
 
 
 @attrs.frozen
@@ -321,7 +410,7 @@ class TournamentResult:
             state = play_match(self.ruleset, bots, match.seed, match.bot_seed).final
         else:
             raise BendolibError("this tournament result keeps neither the moves nor the bots")
-        if state.scores != match.scores or not state.is_game_over:
+        if state.scores != match.scores or not (state.is_game_over or match.forfeit >= 0):
             raise BendolibError(
                 f"match {index} played again ends {list(state.scores)}, not "
                 f"{list(match.scores)}: a bot does not choose from its seeded rng alone"
@@ -417,33 +506,55 @@ def _play_chunk(
     keep_moves: bool,
     indices: tuple[int, ...],
 ) -> list[MatchRecord]:
-    out = []
     players = len(bots)
-    for index in indices:
-        seats = match_seats(index, players)
-        deal = match_seed(seed, index, players)
-        bot_seed = match_bot_seed(seed, index)
-        try:
-            result = play_match(rules, [bots[e] for e in seats], deal, bot_seed)
-        except BotError as exc:
-            raise exc.in_match(index) from exc.__cause__
-        out.append(
-            MatchRecord(
-                index=index,
-                seed=deal,
-                seats=seats,
-                scores=result.scores,
-                side_scores=tuple(
-                    result.side_scores[_side_of(result.final, seat)] for seat in range(players)
-                ),
-                winners=result.winners,
-                rounds=result.rounds,
-                moves=len(result.moves),
-                bot_seed=bot_seed,
-                move_text=" ".join(str(t.move) for t in result.moves) if keep_moves else "",
-            )
+    return [
+        play_record(
+            rules,
+            bots,
+            match_seats(index, players),
+            index,
+            match_seed(seed, index, players),
+            match_bot_seed(seed, index),
+            keep_moves,
         )
-    return out
+        for index in indices
+    ]
+
+
+def play_record(
+    rules: RuleSet,
+    entrants: Sequence[Bot],
+    seats: tuple[int, ...],
+    index: int,
+    seed: int,
+    bot_seed: int,
+    keep_moves: bool = False,
+) -> MatchRecord:
+    """
+    Match ``index`` of a tournament or league as a :class:`MatchRecord`: ``entrants[e]``
+    plays in the seat ``s`` with ``seats[s] == e``; a :class:`BotError` names the match.
+    """
+    try:
+        result = play_match(rules, [entrants[e] for e in seats], seed, bot_seed)
+    except BotError as exc:
+        raise exc.in_match(index) from exc.__cause__
+    players = len(seats)
+    return MatchRecord(
+        index=index,
+        seed=seed,
+        seats=seats,
+        scores=result.scores,
+        side_scores=tuple(
+            result.side_scores[_side_of(result.final, seat)] for seat in range(players)
+        ),
+        winners=result.winners,
+        rounds=result.rounds,
+        moves=len(result.moves),
+        bot_seed=bot_seed,
+        move_text=" ".join(str(t.move) for t in result.moves) if keep_moves else "",
+        forfeit=result.forfeit,
+        reason=result.reason,
+    )
 
 
 def match_bot_seed(seed: int, index: int) -> int:
@@ -527,6 +638,8 @@ class TournamentInterrupted(KeyboardInterrupt):
 
 
 __all__ = [
+    "BOOTSTRAP_LIMIT",
+    "BOOTSTRAP_RESAMPLES",
     "Z95",
     "BotError",
     "Interval",
@@ -542,6 +655,7 @@ __all__ = [
     "match_seed",
     "mean_interval",
     "play_match",
+    "play_record",
     "process_pool",
     "run_tournament",
     "wilson",
