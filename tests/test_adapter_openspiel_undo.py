@@ -23,8 +23,8 @@ from bendolib._rng import SplitMix64  # noqa: E402
 from bendolib.adapters import openspiel as adapter  # noqa: E402
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
-#: Random rounds the undo property plays (each a second or so): ``BENDOLIB_LONG=1``, 200.
-ROUNDS = 200 if os.environ.get("BENDOLIB_LONG") else 3
+#: Random rounds the undo property plays (each under a second): ``BENDOLIB_LONG=1``, 100.
+ROUNDS = 100 if os.environ.get("BENDOLIB_LONG") else 3
 
 
 def snapshot(state: Any) -> dict[str, Any]:
