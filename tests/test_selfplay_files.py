@@ -13,6 +13,9 @@ import hashlib
 import io
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +29,7 @@ np: Any = pytest.importorskip("numpy", reason="self-play needs numpy")
 
 from bendolib import BendolibError, rules, selfplay  # noqa: E402
 from bendolib.runner import SerialExecutor  # noqa: E402
-from cli_driver import run  # noqa: E402
+from cli_driver import child_env, run  # noqa: E402
 
 SHORT = rules.get("basic", target=30)
 
@@ -313,3 +316,27 @@ def test_a_version_1_directory_is_read_and_resumed_by_playing_it_again(tmp_path:
     summary = play(tmp_path)
     assert summary.games_before == 0 and len(summary.rejected) == 2
     assert same(selfplay.load(tmp_path), whole)
+
+
+def test_ctrl_c_on_the_command_line_leaves_only_whole_files(tmp_path: Path) -> None:
+    """``bendolib selfplay --jobs 1`` stopped by SIGINT: every file left is whole and listed."""
+    argv = ["selfplay", "--bots", "greedy", "--games", "10000", "--shard-games", "1"]
+    argv += ["--jobs", "1", "--format", "npz", "--out", str(tmp_path), "--param", "target=30"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bendolib", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+        start_new_session=True,
+    )
+    assert child.stderr is not None
+    child.stderr.readline()  # the first line of progress: the run has started
+    time.sleep(1.0)
+    os.killpg(child.pid, signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    manifest = json.loads((tmp_path / selfplay.MANIFEST).read_text())
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted([selfplay.MANIFEST, *manifest["shards"]])  # no .partial, none unlisted
+    assert len(selfplay.load(tmp_path)["game"]) > 0
