@@ -254,7 +254,9 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> bytes:
     return the bytes written; nothing is left behind if writing fails or is interrupted.
     """
     try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=path.name + ".", suffix=".partial"
+        )
     except OSError as exc:
         raise SelfplayError(f"cannot write in {path.parent}: {exc.strerror or exc}") from None
     try:
