@@ -25,6 +25,7 @@ from bendolib import rules as rules_registry
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError, IllegalMoveError, ParseError
 from bendolib.geometry.triangles import TriangleBoard
+from bendolib.limits import MAX_DEPTH, MAX_DIGITS, clipped, nests_within
 from bendolib.moves import NEXT_ROUND, Draw, Move, Pass
 from bendolib.notation import parse_move
 from bendolib.render_svg import to_svg
@@ -94,16 +95,36 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _parse_params(items: Sequence[str]) -> dict[str, Any]:
-    """``key=value`` options: the value read as JSON when it is JSON, else as text."""
+    """
+    ``key=value`` options: the value read as JSON when it is JSON, else as text; a
+    number of more than :data:`~bendolib.limits.MAX_DIGITS` digits or lists nested
+    more than :data:`~bendolib.limits.MAX_DEPTH` deep is refused (ParseError).
+    """
     params: dict[str, Any] = {}
     for item in items:
         key, sep, text = item.partition("=")
         if not sep or not key:
             raise ParseError("a parameter is written key=value", item, 0)
+        deep = ParseError(
+            f"parameter {clipped(key)}: lists and objects nest at most {MAX_DEPTH} deep"
+        )
+
+        def number(digits: str, key: str = key) -> int:
+            if len(digits.lstrip("-")) > MAX_DIGITS:
+                raise ParseError(
+                    f"parameter {clipped(key)}: a number has at most {MAX_DIGITS} digits, "
+                    f"not {len(digits.lstrip('-')):,}"
+                )
+            return int(digits)
+
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_int=number)
         except json.JSONDecodeError:
             value = text
+        except RecursionError:  # nested far beyond the limit
+            raise deep from None
+        if not nests_within(value):
+            raise deep
         params[key] = tuple(value) if isinstance(value, list) else value
     return params
 

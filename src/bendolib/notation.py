@@ -3,7 +3,8 @@ Move notation: ``str(move)`` writes it, :func:`parse_move` reads it back.
 
 * placement: ``<inward>-<outward>[=<named>]@<end><L|R>``, e.g. ``5-3@1L`` lays the
   tile 3-5 with its 5 against open end 1, turning left (no turn letter on a
-  straight board; ``=n`` names the value a wild face shows);
+  straight board; ``=n`` names the value a wild outward face shows, written when it is
+  not the face's own number);
 * the opening tile of a round: ``6-6*``;
 * ``draw``, ``pass`` and ``next`` (deal the next round).
 
@@ -148,6 +149,10 @@ def _outward(move: Place) -> int:
 
 
 def _matches(move: Place, pattern: MovePattern, wild: frozenset[int]) -> bool:
+    """
+    Whether ``pattern`` names ``move``; with ``wild`` empty, a wild outward face written
+    without ``=n`` names only the move where it shows its own number (what ``str`` writes).
+    """
     outward = _outward(move)
     if move.end == OPENING:
         if pattern.end not in (None, OPENING):
@@ -192,7 +197,11 @@ def parse_move(text: str, state: GameState) -> Move:
         return parse_cell_move(text, state, legal)  # tiles in cells (the triangles)
     pattern = parse_pattern(text)
     wild = state.rules.wild_faces
-    found = [m for m in legal if isinstance(m, Place) and _matches(m, pattern, wild)]
+    # exact first: a wild face written bare shows its own number, as str(move) writes it;
+    # else (its own number is no value it can show) every value it could show fits
+    found = [m for m in legal if isinstance(m, Place) and _matches(m, pattern, frozenset())]
+    if not found and wild:
+        found = [m for m in legal if isinstance(m, Place) and _matches(m, pattern, wild)]
     if len(found) == 1:
         return found[0]
     if found:

@@ -11,12 +11,23 @@ the match's final outcome.  The files go in a directory, one shard per
 its games are played, so a run stopped by Ctrl-C resumes where it stopped, and every
 shard depends only on the seed and its games, so the data are the same whatever runs
 them.  :func:`load` reads a directory back as NumPy arrays.  Needs NumPy.
+
+The manifest (``selfplay.json``) records each shard written: its games, rows, size and
+SHA-256.  A shard is trusted (kept on resume, read by :func:`load`) only when it matches
+its entry; one that does not is played again on resume and refused by :func:`load`.  A
+run has at most :data:`MAX_GAMES` games and :data:`MAX_SHARDS` shards, and a manifest is
+at most :data:`MAX_MANIFEST_BYTES` long, so reading one costs little whatever it says.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import json
 import os
+import re
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from functools import partial
@@ -32,6 +43,7 @@ from bendolib.bots.bot import Bot
 from bendolib.encoding import action_count, action_index, encode, encoding_size, layout
 from bendolib.engine import apply, new_game
 from bendolib.errors import BendolibError
+from bendolib.limits import MAX_DEPTH, nests_within, shown
 from bendolib.moves import Move
 from bendolib.observation import Observation
 from bendolib.rules.ruleset import RuleSet
@@ -43,8 +55,18 @@ from bendolib.tournament import bot_name, match_bot_seed, match_seats, match_see
 SHARD_GAMES = 100
 #: Name of the file that describes a self-play directory.
 MANIFEST = "selfplay.json"
-#: The manifest's format version.
-VERSION = 1
+#: The manifest's format version (2: the manifest lists each shard with its checksum;
+#: a version-1 directory is resumed by playing its shards again).
+VERSION = 2
+#: The most games in one run.
+MAX_GAMES = 100_000_000
+#: The most shards in one run (``games / shard_games``, rounded up): the manifest lists
+#: each one, and a resume checks each one.
+MAX_SHARDS = 10_000
+#: The longest manifest read (bytes): 10,000 shard entries take about 1.5 MB.
+MAX_MANIFEST_BYTES = 4 * 1024 * 1024
+#: A shard's file name: its first and last game.
+SHARD_NAME = re.compile(r"games-(\d{8,9})-(\d{8,9})\.(parquet|npz)")
 
 #: The columns of a shard, with their NumPy types (``observation`` and ``legal`` are
 #: two-dimensional: one row per decision).
@@ -71,7 +93,11 @@ class SelfplayError(BendolibError):
 
 @attrs.frozen
 class SelfplaySummary:
-    """What :func:`selfplay` did: games and decisions written now and in all."""
+    """
+    What :func:`selfplay` did: games and decisions written now and in all;
+    ``rejected`` names the shard files found that did not match the manifest (played
+    again).
+    """
 
     directory: str
     format: str
@@ -79,6 +105,7 @@ class SelfplaySummary:
     decisions: int
     games_before: int
     interrupted: bool = False
+    rejected: tuple[str, ...] = ()
 
 
 def _numpy() -> Any:
@@ -181,6 +208,28 @@ def _shard_name(start: int, end: int, fmt: str) -> str:
     return f"games-{start:08d}-{end - 1:08d}.{fmt}"
 
 
+def _shards(games: int, shard_games: int) -> list[tuple[int, int]]:
+    """The games ``[start, end)`` of each shard of a run, once the run is within limits."""
+    _check_size(games, shard_games)
+    return [(s, min(s + shard_games, games)) for s in range(0, games, shard_games)]
+
+
+def _check_size(games: object, shard_games: object) -> None:
+    """SelfplayError unless the run's size is within :data:`MAX_GAMES` and :data:`MAX_SHARDS`."""
+    for name, value, low in (("games", games, 0), ("shard_games", shard_games, 1)):
+        if type(value) is not int:
+            raise SelfplayError(f"{name} is an int, not {shown(value)}")
+        if not low <= value <= MAX_GAMES:
+            raise SelfplayError(f"{name} is from {low} to {MAX_GAMES:,}, not {shown(value)}")
+    assert isinstance(games, int) and isinstance(shard_games, int)
+    count = -(-games // shard_games)
+    if count > MAX_SHARDS:
+        raise SelfplayError(
+            f"{games:,} games of {shard_games:,} per shard make {count:,} shards; a run has "
+            f"at most {MAX_SHARDS:,} (MAX_SHARDS): raise shard_games"
+        )
+
+
 def _manifest(
     rules: RuleSet, bots: tuple[Bot, ...], seed: int, shard_games: int, fmt: str
 ) -> dict[str, Any]:
@@ -202,45 +251,159 @@ def _manifest(
     }
 
 
-def _write_shard(path: Path, data: dict[str, Any], fmt: str) -> None:
-    """Write one shard atomically (a temporary file renamed into place)."""
-    temporary = path.with_name(path.name + ".partial")
+def _atomic_write(path: Path, write: Callable[[Any], None]) -> bytes:
+    """
+    Write ``path`` through ``write(handle)`` to a temporary file renamed into place, and
+    return the bytes written; nothing is left behind if writing fails or is interrupted.
+    """
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=path.name + ".", suffix=".partial"
+        )
+    except OSError as exc:
+        raise SelfplayError(f"cannot write in {path.parent}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(handle, "w+b") as stream:
+            write(stream)
+            stream.flush()
+            stream.seek(0)
+            content = stream.read()
+        os.replace(temporary, path)
+    except OSError as exc:
+        _remove(temporary)
+        raise SelfplayError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:  # Ctrl-C, a bug: no half-written file is left
+        _remove(temporary)
+        raise
+    return content
+
+
+def _remove(name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
+def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
+    text = json.dumps(manifest, indent=1) + "\n"
+    _atomic_write(path / MANIFEST, lambda stream: stream.write(text.encode("utf-8")))
+
+
+def _write_shard(path: Path, data: dict[str, Any], fmt: str) -> dict[str, Any]:
+    """Write one shard atomically; its manifest entry (games, rows, bytes, SHA-256)."""
+
+    def write(stream: Any) -> None:
+        if fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            columns = {}
+            for name, column in data.items():
+                if column.ndim == 2:
+                    flat = pa.array(column.reshape(-1))
+                    columns[name] = pa.FixedSizeListArray.from_arrays(flat, column.shape[1])
+                else:
+                    columns[name] = pa.array(column)
+            pq.write_table(pa.table(columns), stream, compression="zstd")
+        else:
+            _numpy().savez_compressed(stream, **data)
+
+    content = _atomic_write(path, write)
+    first, last = (int(n) for n in _name_parts(path.name)[:2])
+    return {
+        "games": last - first + 1,
+        "rows": len(data["action"]),
+        "bytes": len(content),
+        "sha256": hashlib.sha256(content).hexdigest(),
+    }
+
+
+def _name_parts(name: str) -> tuple[str, ...]:
+    match = SHARD_NAME.fullmatch(name)
+    return match.groups() if match else ()
+
+
+def _read_bytes(path: Path, limit: int | None = None) -> bytes | None:
+    """
+    The content of ``path`` (None when there is no such file); SelfplayError when it is
+    longer than ``limit`` bytes (checked before it is read).
+    """
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if limit is not None and size > limit:
+                raise SelfplayError(
+                    f"{path} is longer than {limit:,} bytes: not a file of this run"
+                )
+            return stream.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise SelfplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _trusted(path: Path, entry: dict[str, Any]) -> bytes | None:
+    """The shard's bytes when the file matches its manifest entry (size and SHA-256)."""
+    try:
+        if path.stat().st_size != entry["bytes"]:
+            return None
+    except OSError:  # no such file, or none that can be read
+        return None
+    try:
+        content = _read_bytes(path, entry["bytes"])
+    except SelfplayError:  # it grew in between
+        return None
+    if content is None or hashlib.sha256(content).hexdigest() != entry["sha256"]:
+        return None
+    return content
+
+
+def _decode(content: bytes, fmt: str, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The columns of a shard's bytes, as NumPy arrays of the types of :data:`COLUMNS`."""
+    np = _numpy()
+    width = {"observation": manifest["observation_size"], "legal": manifest["action_count"]}
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        columns = {}
-        for name, column in data.items():
-            if column.ndim == 2:
-                flat = pa.array(column.reshape(-1))
-                columns[name] = pa.FixedSizeListArray.from_arrays(flat, column.shape[1])
-            else:
-                columns[name] = pa.array(column)
-        pq.write_table(pa.table(columns), temporary, compression="zstd")
-    else:
-        np = _numpy()
-        with open(temporary, "wb") as handle:
-            np.savez_compressed(handle, **data)
-    os.replace(temporary, path)
-
-
-def _read_shard(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    np = _numpy()
-    if path.suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path)
+        table = pq.read_table(pa.BufferReader(content))
         out = {}
         for name, kind in COLUMNS.items():
             column = table.column(name).combine_chunks()
-            if name in ("observation", "legal"):
-                width = manifest["observation_size" if name == "observation" else "action_count"]
-                out[name] = column.flatten().to_numpy().astype(kind).reshape(-1, width)
+            if name in width:
+                out[name] = column.flatten().to_numpy().astype(kind).reshape(-1, width[name])
             else:
                 out[name] = column.to_numpy().astype(kind)
         return out
-    with np.load(path) as stored:
-        return {name: stored[name] for name in COLUMNS}
+    with np.load(io.BytesIO(content), allow_pickle=False) as stored:
+        out = {name: stored[name] for name in COLUMNS}
+    for name, kind in COLUMNS.items():
+        if out[name].dtype != np.dtype(kind):
+            raise ValueError(f"column {name} holds {out[name].dtype}, not {kind}")
+        shape = (len(out[name]), width[name]) if name in width else (len(out[name]),)
+        if out[name].shape != shape:
+            raise ValueError(f"column {name} has the shape {out[name].shape}")
+    return out
+
+
+def _read_shard(path: Path, manifest: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """A shard's columns, checked against its manifest entry; SelfplayError if it differs."""
+    content = _trusted(path, entry)
+    if content is None:
+        raise SelfplayError(
+            f"the shard {path} is missing or does not match its size and SHA-256 in "
+            f"{MANIFEST} (truncated or replaced?): delete it and run selfplay again to "
+            "play its games again"
+        )
+    try:
+        data = _decode(content, manifest["file_format"], manifest)
+    except Exception as exc:  # whatever the file format's reader raises for a bad file
+        message = shown(str(exc), 200)
+        raise SelfplayError(f"cannot read the shard {path}: {message}") from None
+    rows = {len(column) for column in data.values()}
+    if len(rows) != 1 or (entry["rows"] is not None and rows != {entry["rows"]}):
+        wanted = "the same number" if entry["rows"] is None else entry["rows"]
+        raise SelfplayError(f"the shard {path} has columns of {sorted(rows)} rows, not {wanted}")
+    return data
 
 
 def _concatenate(parts: Sequence[dict[str, Any]], manifest: dict[str, Any]) -> dict[str, Any]:
@@ -258,16 +421,76 @@ def _concatenate(parts: Sequence[dict[str, Any]], manifest: dict[str, Any]) -> d
 
 
 def _read_manifest(directory: Path) -> dict[str, Any] | None:
+    """The manifest of ``directory``, checked field by field; None when there is none."""
     path = directory / MANIFEST
-    if not path.exists():
+    content = _read_bytes(path, MAX_MANIFEST_BYTES)
+    if content is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise SelfplayError(f"cannot read {path}: {exc}") from None
+        data = json.loads(content.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise SelfplayError(f"cannot read {path}: {shown(str(exc), 200)}") from None
     if not isinstance(data, dict) or data.get("format") != "bendolib-selfplay":
         raise SelfplayError(f"{path} is not a bendolib self-play manifest")
+    if data.get("version") not in (1, VERSION):
+        raise SelfplayError(f"{path} is of version {shown(data.get('version'))}, not 1 or 2")
+    try:
+        _check_manifest(data)
+    except SelfplayError as exc:
+        raise SelfplayError(f"bad manifest {path}: {exc}") from None
     return data
+
+
+def _check_manifest(data: dict[str, Any]) -> None:
+    """SelfplayError naming the first field of a manifest that is missing or out of range."""
+    if not nests_within(data, MAX_DEPTH):
+        raise SelfplayError(f"lists and objects nest more than {MAX_DEPTH} deep")
+    _check_size(data.get("games"), data.get("shard_games"))
+    if data.get("file_format") not in ("parquet", "npz"):
+        raise SelfplayError(
+            f"file_format is 'parquet' or 'npz', not {shown(data.get('file_format'))}"
+        )
+    for name in ("observation_size", "action_count"):
+        value = data.get(name)
+        if type(value) is not int or not 0 <= value <= 2**31 - 1:
+            raise SelfplayError(f"{name} is an int from 0 to 2**31 - 1, not {shown(value)}")
+    table = data.setdefault("shards", {})
+    if not isinstance(table, dict) or len(table) > MAX_SHARDS:
+        raise SelfplayError(f"shards is an object of at most {MAX_SHARDS:,} entries")
+    for name, entry in table.items():
+        parts = _name_parts(name)
+        if not parts or parts[2] != data["file_format"] or not isinstance(entry, dict):
+            raise SelfplayError(f"the shard entry {shown(name)} is not a shard of this run")
+        for key in ("games", "rows", "bytes"):
+            if type(entry.get(key)) is not int or not 0 <= entry[key] <= 2**62:
+                raise SelfplayError(f"the shard entry {shown(name)} has a bad {key}")
+        digest = entry.get("sha256")
+        if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise SelfplayError(f"the shard entry {shown(name)} has a bad sha256")
+
+
+def _directory(directory: object, create: bool) -> Path:
+    """``directory`` as a Path (made when ``create``); SelfplayError for a bad one."""
+    if not isinstance(directory, str | os.PathLike):
+        raise TypeError(f"a self-play directory is a str or a path, not {type(directory).__name__}")
+    text = os.fspath(directory)
+    if not isinstance(text, str) or not text:
+        raise SelfplayError("a self-play directory needs a name (an empty path was given)")
+    if "\0" in text:
+        raise SelfplayError(f"a path has no NUL character: {shown(text)}")
+    path = Path(text)
+    try:
+        if create:
+            path.mkdir(parents=True, exist_ok=True)
+        elif not path.exists():
+            raise SelfplayError(f"there is no {path}: not a self-play directory")
+        elif not path.is_dir():
+            raise SelfplayError(f"{path} is a file, not a self-play directory")
+    except OSError as exc:
+        raise SelfplayError(
+            f"cannot use {path} as a self-play directory: {exc.strerror or exc}"
+        ) from None
+    return path
 
 
 class SelfplayInterrupted(KeyboardInterrupt):
@@ -296,8 +519,10 @@ def selfplay(
 
     ``file_format`` is ``"parquet"`` (the default when pyarrow is installed) or
     ``"npz"``.  A directory that already holds shards of the same run (same rules, bots,
-    seed, shard size and format, recorded in its ``selfplay.json``) is resumed: its
-    shards are kept and only the missing ones are played.  ``executor`` and
+    seed, shard size and format, recorded in its ``selfplay.json``) is resumed: the
+    shards that match their entry in the manifest (size and SHA-256) are kept and the
+    others played.  A run beyond :data:`MAX_GAMES` or :data:`MAX_SHARDS`, or a
+    directory that cannot be made or used, raises :class:`SelfplayError`.  ``executor`` and
     ``progress(games_done, games)`` work as in :func:`~bendolib.tournament.run_tournament`;
     Ctrl-C raises :class:`SelfplayInterrupted` once the finished shards are written.
     """
@@ -308,28 +533,42 @@ def selfplay(
         raise SelfplayError(
             f"{ruleset.name} is for {ruleset.player_counts} players, not {len(entrants)} bots"
         )
-    if games < 0 or shard_games < 1:
-        raise SelfplayError(f"games must be >= 0 and shard_games >= 1: {games}, {shard_games}")
+    for name, value in (("games", games), ("shard_games", shard_games)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} is an int, not {type(value).__name__}")
+    shards = _shards(games, shard_games)
     fmt: str = file_format or ("parquet" if _has_pyarrow() else "npz")
     if fmt not in ("parquet", "npz"):
-        raise SelfplayError(f"file_format is 'parquet' or 'npz', not {fmt!r}")
+        raise SelfplayError(f"file_format is 'parquet' or 'npz', not {shown(fmt)}")
     if fmt == "parquet" and not _has_pyarrow():
         raise SelfplayError("Parquet files need pyarrow: pip install 'bendolib[selfplay]'")
-    path = Path(directory)
-    path.mkdir(parents=True, exist_ok=True)
+    path = _directory(directory, create=True)
     manifest = _manifest(ruleset, entrants, seed, shard_games, fmt)
     found = _read_manifest(path)
+    table: dict[str, Any] = {}
     if found is not None:
-        differ = sorted(k for k in manifest if found.get(k) != manifest[k])
+        differ = sorted(k for k in manifest if k != "version" and found.get(k) != manifest[k])
         if differ:
             raise SelfplayError(
                 f"{path} holds another self-play run (it differs in {', '.join(differ)}): "
                 "use another directory"
             )
-    (path / MANIFEST).write_text(json.dumps({**manifest, "games": games}, indent=1) + "\n")
+        table = found["shards"] if found["version"] == VERSION else {}
+    # a shard is kept only when it matches its entry (count and checksum); any other
+    # file of the layout is played again and replaced
+    names = {_shard_name(*shard, fmt): shard for shard in shards}
+    kept = {
+        name: entry
+        for name, entry in table.items()
+        if name in names
+        and entry["games"] == names[name][1] - names[name][0]
+        and _trusted(path / name, entry) is not None
+    }
+    rejected = tuple(sorted(n for n in names if n not in kept and (path / n).exists()))
+    state = {**manifest, "games": games, "shards": kept}
+    _write_manifest(path, state)
 
-    shards = [(s, min(s + shard_games, games)) for s in range(0, games, shard_games)]
-    todo = [s for s in shards if not (path / _shard_name(*s, fmt)).exists()]
+    todo = [s for s in shards if _shard_name(*s, fmt) not in kept]
     before = games - sum(end - start for start, end in todo)
     written = {"games": 0, "decisions": 0}
     pending: dict[int, dict[int, dict[str, Any]]] = {}
@@ -342,14 +581,16 @@ def selfplay(
             shard[index] = columns
             if len(shard) == end - start:
                 data = _concatenate([shard[i] for i in range(start, end)], manifest)
-                _write_shard(path / _shard_name(start, end, fmt), data, fmt)
+                name = _shard_name(start, end, fmt)
+                kept[name] = _write_shard(path / name, data, fmt)
+                _write_manifest(path, state)
                 written["games"] += end - start
                 written["decisions"] += len(data["action"])
                 del pending[start]
 
     def summary(interrupted: bool) -> SelfplaySummary:
         return SelfplaySummary(
-            str(path), fmt, written["games"], written["decisions"], before, interrupted
+            str(path), fmt, written["games"], written["decisions"], before, interrupted, rejected
         )
 
     report = None if progress is None else (lambda done, _: progress(before + done, games))
@@ -375,20 +616,40 @@ def load(directory: str | os.PathLike[str]) -> dict[str, Any]:
     The shards of a self-play directory's last run (a run stopped early has some
     missing), concatenated in game order: a dict of NumPy arrays named as
     :data:`COLUMNS` (one row per decision).
+
+    Only the shards the manifest lists are read, each checked against its size and
+    SHA-256; a file that does not match raises :class:`SelfplayError`.  (A version-1
+    directory lists none: its shard files are read as they are.)
     """
-    path = Path(directory)
+    path = _directory(directory, create=False)
     manifest = _read_manifest(path)
     if manifest is None:
         raise SelfplayError(f"{path} has no {MANIFEST}: not a self-play directory")
     games, size, fmt = manifest["games"], manifest["shard_games"], manifest["file_format"]
-    names = [_shard_name(s, min(s + size, games), fmt) for s in range(0, games, size)]
-    files = [path / name for name in names if (path / name).exists()]
-    return _concatenate([_read_shard(p, manifest) for p in files], manifest)
+    parts = []
+    for start, end in _shards(games, size):
+        name = _shard_name(start, end, fmt)
+        entry = manifest["shards"].get(name)
+        if entry is None and manifest["version"] == 1:
+            content = _read_bytes(path / name)
+            if content is None:
+                continue
+            entry = {
+                "bytes": len(content),
+                "sha256": hashlib.sha256(content).hexdigest(),
+                "rows": None,
+            }
+        if entry is not None:
+            parts.append(_read_shard(path / name, manifest, entry))
+    return _concatenate(parts, manifest)
 
 
 __all__ = [
     "COLUMNS",
     "MANIFEST",
+    "MAX_GAMES",
+    "MAX_MANIFEST_BYTES",
+    "MAX_SHARDS",
     "SHARD_GAMES",
     "SelfplayError",
     "SelfplayInterrupted",

@@ -43,6 +43,7 @@ except ImportError as error:  # say which extra to install
 from bendolib import bots as bot_registry
 from bendolib import rules as registry
 from bendolib._rng import derive_seed
+from bendolib.adapters._checks import action_number
 from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.bots.bot import Bot
 from bendolib.encoding import (
@@ -219,14 +220,15 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play ``action`` for the agent, then the bots up to its next decision."""
         state = self.game_state
+        number = action_number(action)  # one number: an array of several is refused
         if state is None or self._over():
-            raise IllegalMoveError(action, "the episode is over: call reset()")
+            raise IllegalMoveError(number, "the episode is over: call reset()")
         legal = legal_moves(state)
         board = state.board
-        move = next((m for m in legal if action_index(m, self.rules, board) == action), None)
+        move = next((m for m in legal if action_index(m, self.rules, board) == number), None)
         if move is None:
             if self.illegal == "raise":
-                raise IllegalMoveError(action, f"action {action} is not legal here", legal)
+                raise IllegalMoveError(number, f"action {number} is not legal here", legal)
             observation = self._observation()
             return observation, -self.reward_bound, True, False, self._info(illegal_action=True)
         self.game_state = apply(state, move)

@@ -14,8 +14,11 @@ numbers of :mod:`bendolib.encoding`; observation tensors are its encoding;
 information states (strings and tensors) hold the seat's hand, its draws and the
 whole public history; :meth:`BendolibState.resample_from_infostate` deals the hidden
 tiles again (:func:`bendolib.sampling.sample_state`), which OpenSpiel's IS-MCTS
-needs.  :class:`ISMCTSBot` plays bendolib matches with OpenSpiel's IS-MCTS.  Rule
-sets registered later can be added with :func:`register`.
+needs.  :meth:`BendolibState.undo_action` takes back the last action (a move or a
+chance outcome).  :class:`ISMCTSBot` plays bendolib matches with OpenSpiel's IS-MCTS.
+Rule sets registered later can be added with :func:`register`.  A bad player count,
+deal count or action raises the library's errors (:class:`~bendolib.errors.ArgumentError`,
+:class:`~bendolib.errors.IllegalMoveError`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ except ImportError as error:  # say which extra to install
     raise missing_extra(__name__, "openspiel", error) from error
 
 from bendolib import rules as registry
+from bendolib.adapters._checks import action_number, player_count
 from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.encoding import (
     action_count,
@@ -48,6 +52,7 @@ from bendolib.encoding import (
     on_cells,
 )
 from bendolib.engine import apply, deal_from, legal_moves, new_game
+from bendolib.errors import ArgumentError, IllegalMoveError
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.triangles import TrianglePlacement
 from bendolib.moves import OPENING, Draw, Move
@@ -60,6 +65,9 @@ from bendolib.state import PLAYING, GameState
 DEALS = 0
 #: Redeals (a start policy that asks for a new shuffle) counted in ``max_game_length``.
 REDEALS = 4
+#: The most deal seeds the parameter ``deals`` may ask for (its chance node lists them).
+MAX_DEALS = 1_000_000
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 #: Private fields of the encoding, zeroed for public-only observers.
 _PRIVATE = ("hand", "drawn", "possible", "own_draws")
 
@@ -111,12 +119,15 @@ class BendolibGame(pyspiel.Game):  # type: ignore[misc]
         if ruleset is None:
             ruleset = registry.get(self.rules_name)
         given = dict(params or {})
-        players = int(given.get("players", min(ruleset.player_counts)))
-        if players not in ruleset.player_counts:
-            raise ValueError(f"{ruleset.name} is for {ruleset.player_counts} players")
-        deals = int(given.get("deals", DEALS))
-        if deals < 0:
-            raise ValueError(f"deals must be 0 (deal tile by tile) or a positive count: {deals}")
+        players = player_count(ruleset, given.get("players", min(ruleset.player_counts)))
+        deals = given.get("deals", DEALS)
+        if isinstance(deals, bool) or not isinstance(deals, int):
+            raise TypeError(f"deals is an int, not {type(deals).__name__}")
+        if not 0 <= deals <= MAX_DEALS:
+            raise ArgumentError(
+                f"deals must be 0 (deal tile by tile) or a count of deal seeds up to "
+                f"{MAX_DEALS:,}, not {deals}"
+            )
         tiles = len(ruleset.tileset)
         bound = reward_bound(ruleset)
         dealing = 1 if deals else tiles * (1 + REDEALS)
@@ -155,6 +166,9 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BendolibGame) -> None:
         super().__init__(game)
         self._held = _Held(game.rules, game.players, game.deals, None, (), ())
+        #: The actions applied to this state, newest first, each with what it held
+        #: before (for :meth:`undo_action`); shared by clones (it is immutable).
+        self._past: _Step | None = None
 
     @property
     def state(self) -> GameState | None:
@@ -198,27 +212,51 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         held = self._held
-        if held.state is not None:
-            move = held.moves().get(action)
-            if move is None:
-                raise ValueError(f"action {action} is not legal here")
-            self._held = attrs.evolve(held, state=apply(held.state, move))
-            return
-        if held.deals:
-            self._dealt(new_game(self.rules, self.players, int(action)))
-            return
-        deck = (*held.deck, int(action))
-        if len(deck) < len(self.rules.tileset):
-            self._held = attrs.evolve(held, deck=deck)
-            return
-        dealt = deal_from(self.rules, self.players, deck)
-        if dealt is None:  # the start policy asks for a new shuffle
-            self._held = attrs.evolve(held, deck=())
-        else:
-            self._dealt(dealt)
+        number = action if type(action) is int else action_number(action)
+        self._held = _advance(held, number)
+        player = _CHANCE if held.state is None else held.state.current_player
+        self._past = _Step(held, player, number, getattr(self, "_past", None))
 
-    def _dealt(self, state: GameState) -> None:
-        self._held = attrs.evolve(self._held, state=state, start=state.side_scores)
+    def undo_action(self, player: int, action: int) -> None:
+        """
+        Take back the last action applied, ``action`` by ``player`` (``CHANCE`` for a
+        chance outcome): the state is then equal to what it was before.  Raises
+        :class:`~bendolib.errors.ArgumentError` when that is not the last action or
+        there is none.  A Python method: C++ code calling ``State::UndoAction`` on
+        this game is not served.
+        """
+        last = getattr(self, "_past", None)
+        if last is None:
+            raise ArgumentError("no action to undo: no action was applied to this state")
+        if (int(player), action_number(action)) != (last.player, last.action):
+            raise ArgumentError(
+                f"the last action is {last.action} by player {last.player}, "
+                f"not {action} by player {player}"
+            )
+        self._held = last.before
+        self._past = last.previous
+        if type(self) is not _UndoneState:
+            # pyspiel's own record of the history, which Python cannot shorten, is now
+            # stale: the methods that read it are answered from ``_past`` instead
+            self.__class__ = _UndoneState
+
+    def _steps(self) -> list[_Step]:
+        """The actions applied to this state, oldest first."""
+        steps = []
+        step = getattr(self, "_past", None)
+        while step is not None:
+            steps.append(step)
+            step = step.previous
+        return steps[::-1]
+
+    def _rebuilt_clean(self) -> BendolibState:
+        """An equal state whose pyspiel history is right: its actions applied again."""
+        steps = self._steps()
+        fresh = BendolibState(self.get_game())
+        fresh._held = steps[0].before if steps else self._held
+        for step in steps:
+            fresh.apply_action(step.action)
+        return fresh
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -264,6 +302,115 @@ class BendolibState(pyspiel.State):  # type: ignore[misc]
         state = self.state
         hands = " | ".join(" ".join(str(t) for t in hand) for hand in state.hands)
         return f"{_table_text(state.board, state.rules)} hands {hands} stock {state.stock_size}"
+
+
+class _UndoneState(BendolibState):
+    """
+    A state an action was undone on: pyspiel's record of its history is stale, so
+    what reads it is answered from the actions the state keeps (a class of its own,
+    so that states never undone pay nothing for it).
+    """
+
+    def history(self) -> list[int]:
+        """The actions applied so far, chance outcomes included."""
+        return [step.action for step in self._steps()]
+
+    def full_history(self) -> list[Any]:
+        """The (player, action) pairs applied so far."""
+        return list(self._rebuilt_clean().full_history())
+
+    def history_str(self) -> str:
+        """The history as text."""
+        return str(self._rebuilt_clean().history_str())
+
+    def move_number(self) -> int:
+        """The number of actions applied so far."""
+        return int(self._rebuilt_clean().move_number())
+
+    def is_initial_state(self) -> bool:
+        """True before any action."""
+        return bool(self._rebuilt_clean().is_initial_state())
+
+    def clone(self) -> BendolibState:
+        """A copy of this state."""
+        return self._rebuilt_clean()
+
+    def child(self, action: int) -> BendolibState:
+        """A copy of this state with ``action`` applied."""
+        copy = self._rebuilt_clean()
+        copy.apply_action(action)
+        return copy
+
+    def serialize(self) -> str:
+        """The state as text (pyspiel's ``deserialize_state`` reads it)."""
+        return str(self._rebuilt_clean().serialize())
+
+    def __getstate__(self) -> Any:
+        return self._rebuilt_clean().__getstate__()
+
+
+def _advance(held: _Held, action: int) -> _Held:
+    """What a state holds once ``action`` is applied; the library's error for a bad one."""
+    rules = held.rules
+    if held.state is not None:
+        move = held.moves().get(action)
+        if move is None:
+            legal = tuple(sorted(held.moves()))
+            raise IllegalMoveError(action, f"action {action} is not legal here", legal)
+        return attrs.evolve(held, state=apply(held.state, move))
+    if held.deals:
+        if not 0 <= action < held.deals:
+            raise ArgumentError(f"the deal is a seed from 0 to {held.deals - 1}, not {action}")
+        return _dealt(held, new_game(rules, held.players, action))
+    tiles = len(rules.tileset)
+    if not 0 <= action < tiles or action in held.deck:
+        why = "is dealt already" if 0 <= action < tiles else f"is no tile (0 to {tiles - 1})"
+        raise ArgumentError(f"chance outcome {action} {why}: deal a tile not dealt yet")
+    deck = (*held.deck, action)
+    if len(deck) < tiles:
+        return attrs.evolve(held, deck=deck)
+    dealt = deal_from(rules, held.players, deck)
+    if dealt is None:  # the start policy asks for a new shuffle
+        return attrs.evolve(held, deck=())
+    return _dealt(held, dealt)
+
+
+def _dealt(held: _Held, state: GameState) -> _Held:
+    return attrs.evolve(held, state=state, start=state.side_scores)
+
+
+class _Step:
+    """An action applied to a state, and what the state held before it (immutable)."""
+
+    __slots__ = ("action", "before", "player", "previous")
+
+    def __init__(self, before: _Held, player: int, action: int, previous: _Step | None) -> None:
+        self.before = before
+        self.player = player
+        self.action = action
+        self.previous = previous
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Step:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # flat, however many actions: the oldest state and the actions, applied again
+        steps: list[_Step] = []
+        step: _Step | None = self
+        while step is not None:
+            steps.append(step)
+            step = step.previous
+        steps.reverse()
+        return (_replayed, (steps[0].before, tuple((s.player, s.action) for s in steps)))
+
+
+def _replayed(before: _Held, actions: tuple[tuple[int, int], ...]) -> _Step | None:
+    """The steps of ``actions`` applied from ``before`` (how a pickled history is read)."""
+    step: _Step | None = None
+    for player, action in actions:
+        step = _Step(before, player, action, step)
+        before = _advance(before, action)
+    return step
 
 
 def _rebuilt(

@@ -32,6 +32,7 @@ except ImportError as error:  # say which extra to install
     raise missing_extra(__name__, "pettingzoo", error) from error
 
 from bendolib import rules as registry
+from bendolib.adapters._checks import action_number, player_count
 from bendolib.adapters._rewards import round_returns
 from bendolib.encoding import action_count, action_index, encode, encoding_size
 from bendolib.engine import apply, legal_moves, new_game
@@ -58,9 +59,7 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules = registry.get(rules) if isinstance(rules, str) else rules
-        if players not in self.rules.player_counts:
-            raise ValueError(f"{self.rules.name} is for {self.rules.player_counts} players")
-        self.players = players
+        self.players = player_count(self.rules, players)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
@@ -132,11 +131,12 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.game_state is not None
+        number = action_number(action)
         legal = self._legal()
         board = self.game_state.board
-        move = next((m for m in legal if action_index(m, self.rules, board) == action), None)
+        move = next((m for m in legal if action_index(m, self.rules, board) == number), None)
         if move is None:
-            raise IllegalMoveError(action, f"action {action} is not legal for {agent}", legal)
+            raise IllegalMoveError(number, f"action {number} is not legal for {agent}", legal)
         self._cumulative_rewards[agent] = 0.0
         self.game_state = apply(self.game_state, move)
         if self.game_state.phase != PLAYING:
