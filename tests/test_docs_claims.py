@@ -33,6 +33,8 @@ RULE_SET = (
     re.compile(r"--rules[ =]([a-z][\w,/-]*)"),
     re.compile(r"""^# .*\(`"?([a-z][\w-]*)"?`\)$""", re.M),
 )
+#: Errors of the packages the adapters wrap, which a page may quote.
+THIRD_PARTY_ERRORS = {"SpielError"}
 #: A file name that looks like a dotted name (``bendolib.md``).
 FILE_SUFFIXES = ("md", "py", "json", "svg", "txt", "toml", "pyi", "c")
 
@@ -49,7 +51,7 @@ def error_classes() -> set[str]:
         defined |= set(
             re.findall(r"^\s*class (\w+Error)\b", path.read_text(encoding="utf-8"), re.M)
         )
-    return defined | {n for n in dir(builtins) if n.endswith("Error")}
+    return defined | {n for n in dir(builtins) if n.endswith("Error")} | THIRD_PARTY_ERRORS
 
 
 def resolves(reference: str) -> bool:
