@@ -16,6 +16,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from bendolib.testing import invariants, strategies
 from bendolib.testing.bot_harness import (
+    BOT_TIME,
+    DEFAULT_TIME_BUDGET,
     BOT_INVARIANTS,
     bot_state_machine,
     check_bot,
@@ -36,6 +38,8 @@ from bendolib.testing.machine import api_state_machine
 __all__ = [
     "ALL_INVARIANTS",
     "BOT_INVARIANTS",
+    "BOT_TIME",
+    "DEFAULT_TIME_BUDGET",
     "CheckReport",
     "Violation",
     "api_state_machine",

@@ -110,6 +110,7 @@ class Violation:
     :attr:`reproduction` is a line of Python that finds the violation again (with
     :func:`check_game`, or ``call``: :func:`~bendolib.testing.check_bot_game` for a bot;
     ``rerun`` when only the whole run finds it again: a cache filled by earlier games).
+    ``extra`` are more keyword arguments of the reproduction (``time_budget=0.5``);
     ``policies`` are the policies to suspect (:func:`~bendolib.testing.invariants.suspects`).
     """
 
@@ -130,6 +131,7 @@ class Violation:
     call: str = "check_game"
     rerun: str = ""
     policies: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
 
     def rules_of(self, rules: RuleSet) -> RuleSet:
         """``rules`` with this violation's :attr:`changes` made."""
@@ -167,6 +169,7 @@ class Violation:
             args.append(f"spacing={dict(self.spacing)!r}")
         if self.max_rounds is not None:
             args.append(f"max_rounds={self.max_rounds}")
+        args.extend(self.extra)
         return f"bendolib.testing.{self.call}({', '.join(args)}).raise_for_violation()"
 
     def __str__(self) -> str:
