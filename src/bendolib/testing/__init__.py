@@ -15,7 +15,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("bendolib.testing needs hypothesis: pip install 'bendolib[testing]'") from exc
 
-from bendolib.testing import invariants, strategies
+from bendolib.testing import invariants, rule_scenarios, strategies
 from bendolib.testing.bot_harness import (
     BOT_INVARIANTS,
     BOT_TIME,
@@ -35,6 +35,7 @@ from bendolib.testing.checker import (
     replay_choices,
 )
 from bendolib.testing.machine import KitFinding, api_state_machine
+from bendolib.testing.scenarios import Scenario, ScenarioReport, check_scenarios
 from bendolib.testing.variant import Difference, VariantReport, check_variant
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "CheckReport",
     "Difference",
     "KitFinding",
+    "Scenario",
+    "ScenarioReport",
     "VariantReport",
     "Violation",
     "api_state_machine",
@@ -53,10 +56,12 @@ __all__ = [
     "check_bot_game",
     "check_game",
     "check_ruleset",
+    "check_scenarios",
     "check_variant",
     "game_seed",
     "invariants",
     "minimise",
     "replay_choices",
+    "rule_scenarios",
     "strategies",
 ]
