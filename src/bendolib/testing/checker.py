@@ -878,12 +878,13 @@ def check_ruleset(
         if violation is None:
             violation, why = _other_process(plan, played)
             skipped += why
-            if violation is not None and violation.game > 0:
-                # the earlier games of the run may have filled a cache: rerun them too
+            sampled = sum(g.sampled for g in played)
+            if violation is not None and sampled > 1:
+                # the other games of the run may fill a cache: rerun them too
                 shown = "" if players is None else f", players={players!r}"
                 rerun = (
                     f"bendolib.testing.check_ruleset({plan.rules_expr}, games="
-                    f"{violation.game + 1}, seed={seed}{shown}, "
+                    f"{sampled}, seed={seed}{shown}, "
                     f"invariants=[{inv.REPLAYS!r}]).raise_for_violation()"
                 )
                 violation = attrs.evolve(violation, rerun=rerun)

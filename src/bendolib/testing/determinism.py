@@ -52,7 +52,7 @@ _CHILD = (
     "from bendolib.engine import apply, legal_moves, new_game\n"
     + _REPLAY
     + "\ngames, fields = pickle.load(sys.stdin.buffer)\n"
-    "out = [_replay(r, p, s, c, fields) for r, p, s, c in games]\n"
+    "out = [_replay(r, p, s, c, fields) for r, p, s, c in reversed(games)][::-1]\n"
     "sys.stdout.buffer.write(pickle.dumps(out))\n"
 )
 
@@ -98,7 +98,8 @@ def in_subprocess(
 ) -> tuple[list[list[str]] | None, str | None]:
     """
     The digests of ``games`` (players, seed, choices) replayed in another Python process
-    with another ``PYTHONHASHSEED``; ``(None, why)`` when that cannot be done (the rule
+    with another ``PYTHONHASHSEED``, in the reverse order (a cache that one game fills
+    for the next is found either way); ``(None, why)`` when that cannot be done (the rule
     set does not pickle, or its classes cannot be imported there).
     """
     try:

@@ -660,7 +660,7 @@ def bonuses_declared(rules: RuleSet) -> str | None:
         if policy is None or not attrs.has(type(policy)):
             continue
         for field in attrs.fields(cast(Any, type(policy))):
-            if "bonus" not in field.name:
+            if field.name != "bonus" and not field.name.endswith("_bonus"):
                 continue
             value = getattr(policy, field.name)
             values = value if isinstance(value, tuple) else (value,)
