@@ -115,8 +115,13 @@ class Difference:
         return (
             f"{label}{self.kind}: game {self.game} (players={self.players}, seed={self.seed}), "
             f"move {self.moves} {self.move} ({self.situation}): variant {self.variant}, "
-            f"base {self.base} [{why}]\n    state before: {self.reproduction}"
+            f"base {self.base} [{why}]\n    state before: {self._state_line()}"
         )
+
+    def _state_line(self) -> str:
+        if len(self.choices) <= 24:
+            return self.reproduction
+        return f"{len(self.choices)} moves from the deal (the difference's .reproduction)"
 
 
 @attrs.frozen
