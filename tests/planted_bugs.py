@@ -381,6 +381,22 @@ class NoOutBonus:
 
 
 @attrs.frozen
+class RandomTieBreak:
+    """A blocked round's near-tie (hands within 5 points) broken with the global random."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        base = WinnerTakesPips().score(outcome)
+        if not outcome.blocked:
+            return base
+        low = min(outcome.hand_points)
+        tied = [s for s, p in enumerate(outcome.hand_points) if p <= low + 5]
+        winner = random.choice(tied)
+        total = sum(p for s, p in enumerate(outcome.hand_points) if s != winner)
+        points = tuple(total if s == winner else 0 for s in range(len(outcome.hand_points)))
+        return RoundScore(points, (winner,))
+
+
+@attrs.frozen
 class GlobalRandomStarter:
     """A start policy that picks the starting seat with the global random generator."""
 
@@ -653,6 +669,13 @@ def planted() -> tuple[Planted, ...]:
             "a starter from the global random",
             BASIC.configure("random-starter", start=GlobalRandomStarter()),
             invariants.REPLAYS,
+        ),
+        Planted(
+            "nondeterminism",
+            "a random tie-break",
+            BASIC.configure("random-tie", round_scoring=RandomTieBreak()),
+            invariants.REPLAYS,
+            tools=("check_ruleset",),
         ),
         Planted(
             "nondeterminism",

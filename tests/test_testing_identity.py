@@ -61,7 +61,7 @@ NONDETERMINISTIC = [p for p in planted() if p.area == "nondeterminism"]
 @pytest.mark.parametrize("bug", NONDETERMINISTIC, ids=[p.name for p in NONDETERMINISTIC])
 def test_a_policy_that_does_not_replay_is_caught_and_its_line_reproduces(bug: Planted) -> None:
     random.seed(25)  # the global-random starter: the same draws on every run of the test
-    report = check_ruleset(bug.rules, games=3, max_moves=80)
+    report = check_ruleset(bug.rules, games=3)
     violation = report.violation
     assert violation is not None and violation.invariant == invariants.REPLAYS, str(report)
     assert any("your class" in p for p in violation.policies), str(violation)

@@ -833,6 +833,41 @@ def replay_choices(rules: RuleSet, players: int, seed: int, choices: Sequence[in
     return state
 
 
+#: Violations not replayed to confirm them: found by replaying, before any move, or
+#: by a rule set that play changes (a replay would differ for that reason).
+_UNCONFIRMED = (inv.REPLAYS, inv.POLICIES, inv.APPLY_PURE, inv.TERMINATION, inv.POINT_TYPES)
+
+
+def _confirmed(plan: _Plan, violation: Violation, snapshot: _Snapshot | None) -> Violation:
+    """
+    ``violation``, once its game replayed from the deal with its moves breaks the same
+    invariant again (twice); else a finding of nondeterminism that quotes it: its
+    reproduction would not reproduce (a random tie-break, a stale cache).
+    """
+    if violation.invariant in _UNCONFIRMED or not violation.choices or violation.rerun:
+        return violation
+    for _ in range(2):
+        game = _new_game(plan, violation.players, violation.seed, violation.game, violation.choices)
+        try:
+            again = game.play(snapshot)
+        except Exception:  # the replay raising is a difference too
+            again = None
+        if again is None or _kind(again) != _kind(violation):
+            message = (
+                f"'{violation.invariant}' broke ({violation.message}), but not when the game "
+                "was replayed from its deal and moves: a policy depends on more than the "
+                "state it is given (the global random, a cache kept between calls)"
+            )
+            return attrs.evolve(
+                violation,
+                invariant=inv.REPLAYS,
+                message=message,
+                policies=inv.suspects(plan.rules, inv.REPLAYS),
+                checked=(inv.REPLAYS,),
+            )
+    return violation
+
+
 def check_ruleset(
     rules: RuleSet,
     games: int = 20,
@@ -888,6 +923,8 @@ def check_ruleset(
                     f"invariants=[{inv.REPLAYS!r}]).raise_for_violation()"
                 )
                 violation = attrs.evolve(violation, rerun=rerun)
+    if violation is not None:
+        violation = _confirmed(plan, violation, snapshot)
     report = _report(plan, seed, played, counts, violation, skipped, notes)
     if minimise and violation is not None:
         report = attrs.evolve(report, violation=_minimise(rules, violation))
