@@ -21,12 +21,14 @@ from bendolib.moves import DRAW
 from bendolib.observation import Observation
 from bendolib.rules import (
     Deal,
+    DrawPenalties,
     DrawPolicy,
     HighestDouble,
     Match,
     RoundOutcome,
     RoundScore,
     StartDecision,
+    TriominoesRoundScoring,
     WinnerTakesPips,
 )
 from bendolib.rules.effects import next_seat
@@ -42,6 +44,7 @@ from bendolib.tiles import TileSet
 BASIC = bendolib.rules.get("basic")
 ALL_FIVE = bendolib.rules.get("all-five")
 DRAW_GAME = bendolib.rules.get("draw-dominoes")
+TRIOMINOES = bendolib.rules.get("triominoes")
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -331,6 +334,190 @@ class NeedsHistory:
         return legal[0]
 
 
+# -- issue 25: bugs that agree with themselves ---------------------------------------------
+#
+# Each comes with a legitimate variant of the same kind that the kit must pass.
+
+
+@attrs.frozen
+class BlockedHandCountedTwice:
+    """Basic's scoring, but a blocked round's winner is paid the others' hands twice."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        base = WinnerTakesPips().score(outcome)
+        if not outcome.blocked:
+            return base
+        return RoundScore(tuple(2 * p for p in base.points), base.winners)
+
+
+@attrs.frozen
+class HalfPoints:
+    """Basic's scoring with the points halved (``/``: they stop being integers)."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        base = WinnerTakesPips().score(outcome)
+        return RoundScore(tuple(p / 2 for p in base.points), base.winners)  # type: ignore[misc]
+
+
+@attrs.frozen
+class PenaltyWrongSign(DrawPenalties):
+    """Triominoes' penalties with the sign turned: a draw earns its 5 points."""
+
+    def cost(self, before: GameState, move: Move, after: GameState) -> int:
+        return -super().cost(before, move, after)
+
+
+@attrs.frozen
+class NoOutBonus:
+    """Triominoes' round scoring, but going out pays only the others' hands (no 25)."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        base = TriominoesRoundScoring().score(outcome)
+        if outcome.blocked or not base.winners:
+            return base
+        winner = base.winners[0]
+        points = tuple(p - 25 if s == winner else p for s, p in enumerate(base.points))
+        return RoundScore(points, base.winners)
+
+
+@attrs.frozen
+class RandomTieBreak:
+    """A blocked round's near-tie (hands within 5 points) broken with the global random."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        base = WinnerTakesPips().score(outcome)
+        if not outcome.blocked:
+            return base
+        low = min(outcome.hand_points)
+        tied = [s for s, p in enumerate(outcome.hand_points) if p <= low + 5]
+        winner = random.choice(tied)
+        total = sum(p for s, p in enumerate(outcome.hand_points) if s != winner)
+        points = tuple(total if s == winner else 0 for s in range(len(outcome.hand_points)))
+        return RoundScore(points, (winner,))
+
+
+@attrs.frozen
+class GlobalRandomStarter:
+    """A start policy that picks the starting seat with the global random generator."""
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        seat = random.randrange(len(hands))
+        return StartDecision(seat, (hands[seat] & -hands[seat]).bit_length() - 1)
+
+
+@attrs.frozen
+class HashedStarter:
+    """A start policy that takes the starting seat from ``hash()`` of a string."""
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        seat = hash(f"round {round_number}") % len(hands)
+        return StartDecision(seat, (hands[seat] & -hands[seat]).bit_length() - 1)
+
+
+@attrs.frozen
+class SeatByRound:
+    """Legitimate: the starting seat turns with the round number (deterministic)."""
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        seat = round_number % len(hands)
+        return StartDecision(seat, (hands[seat] & -hands[seat]).bit_length() - 1)
+
+
+class PlainScoring:
+    """Basic's scoring in a plain class: equal only to itself, so unequal after pickling."""
+
+    def score(self, outcome: RoundOutcome) -> RoundScore:
+        return WinnerTakesPips().score(outcome)
+
+    def __hash__(self) -> int:
+        return 7
+
+
+class PlainScoringWithEquality(PlainScoring):
+    """Legitimate: the same plain class with value equality."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return 7
+
+
+_STALE: dict[int, int] = {}
+
+
+@attrs.frozen
+class StaleStarter:
+    """Caches the starter by round number across games: later games start stale."""
+
+    def choose(self, tileset: TileSet, hands: tuple[int, ...], round_number: int) -> StartDecision:
+        if round_number not in _STALE:
+            _STALE[round_number] = max(range(len(hands)), key=lambda s: hands[s])
+        seat = _STALE[round_number] % len(hands)
+        return StartDecision(seat, (hands[seat] & -hands[seat]).bit_length() - 1)
+
+
+@attrs.frozen
+class ListPenalties(DrawPenalties):
+    """Triominoes' penalties holding a list (an unhashable penalties policy)."""
+
+    extra: list[int] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class Crashes:
+    """An effect that raises a plain exception on a double (not a library error)."""
+
+    def after_place(self, state: GameState, move: Place) -> GameState:
+        if move.tile.is_double and state.board.placements[1:]:
+            raise ZeroDivisionError("a double divides by zero")
+        return state
+
+
+class SlowBot:
+    """Thinks for 50 ms a decision."""
+
+    name = "slow"
+
+    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+        import time
+
+        time.sleep(0.05)
+        return legal[0]
+
+
+class WritesIntoMoves:
+    """Writes into the legal move it returns (the library memoises moves)."""
+
+    name = "writes-into-moves"
+
+    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+        move = legal[0]
+        if isinstance(move, Place):
+            object.__setattr__(move, "end", 7)
+        return move
+
+
+class WritesIntoTheBoard:
+    """Writes into the observation's board, then picks with its rng (looks nondeterministic)."""
+
+    name = "writes-into-the-board"
+
+    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+        move = legal[rng.randrange(len(legal))]
+        object.__setattr__(observation.board, "ends", ())
+        return move
+
+
+class SortsACopy:
+    """Legitimate: sorts its own copy of the legal moves."""
+
+    name = "sorts-a-copy"
+
+    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+        return sorted(legal, key=str)[0]
+
+
 # -- the list ---------------------------------------------------------------------------------
 
 
@@ -465,6 +652,64 @@ def planted() -> tuple[Planted, ...]:
             BASIC.configure("list-weights", round_scoring=ListWeights()),
             invariants.POLICIES,
         ),
+        Planted(
+            "agreeing scoring",
+            "points stop being integers",
+            BASIC.configure("half-points", round_scoring=HalfPoints()),
+            invariants.POINT_TYPES,
+        ),
+        Planted(
+            "agreeing scoring",
+            "a penalty with the wrong sign",
+            TRIOMINOES.configure("wrong-sign", penalties=PenaltyWrongSign()),
+            invariants.POINT_TYPES,
+        ),
+        Planted(
+            "nondeterminism",
+            "a starter from the global random",
+            BASIC.configure("random-starter", start=GlobalRandomStarter()),
+            invariants.REPLAYS,
+        ),
+        Planted(
+            "nondeterminism",
+            "a random tie-break",
+            BASIC.configure("random-tie", round_scoring=RandomTieBreak()),
+            invariants.REPLAYS,
+            tools=("check_ruleset",),
+        ),
+        Planted(
+            "nondeterminism",
+            "a starter from hash() of a string",
+            BASIC.configure("hashed-starter", start=HashedStarter()),
+            invariants.REPLAYS,
+            tools=("check_ruleset",),
+        ),
+        Planted(
+            "nondeterminism",
+            "a plain-class policy unequal after pickling",
+            BASIC.configure("plain", round_scoring=PlainScoring()),
+            invariants.REPLAYS,
+            tools=("check_ruleset",),
+        ),
+        Planted(
+            "nondeterminism",
+            "a starter cached across games",
+            BASIC.configure("stale", start=StaleStarter()),
+            invariants.REPLAYS,
+            tools=("check_ruleset",),
+        ),
+        Planted(
+            "attribution",
+            "an unhashable penalties policy",
+            TRIOMINOES.configure("list-penalties", penalties=ListPenalties()),
+            invariants.POLICIES,
+        ),
+        Planted(
+            "attribution",
+            "an effect raising a plain exception",
+            BASIC.configure("crashes", effects=Crashes()),
+            invariants.ERRORS,
+        ),
         Planted("bots", "returns draw regardless", BASIC, BOT_LEGAL, AlwaysDraws(), _BOT_TOOLS),
         Planted("bots", "global random", BASIC, BOT_DETERMINISTIC, GlobalRandom(), _BOT_TOOLS),
         Planted("bots", "state between calls", BASIC, BOT_DETERMINISTIC, Fickle(), _BOT_TOOLS),
@@ -476,4 +721,10 @@ def planted() -> tuple[Planted, ...]:
         ),
         Planted("bots", "crashes at four players", BASIC, BOT_ERRORS, NoFourHanded(), _BOT_TOOLS),
         Planted("bots", "needs the round's history", BASIC, BOT_ERRORS, NeedsHistory(), _BOT_TOOLS),
+        Planted(
+            "bots", "writes into the legal moves", BASIC, BOT_PURE, WritesIntoMoves(), _BOT_TOOLS
+        ),
+        Planted(
+            "bots", "writes into the observation", BASIC, BOT_PURE, WritesIntoTheBoard(), _BOT_TOOLS
+        ),
     )

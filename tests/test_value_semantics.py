@@ -34,7 +34,7 @@ from bendolib.rules.scoring import RoundOutcome
 from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.selfplay import SelfplaySummary
 from bendolib.state import GameState
-from bendolib.testing import check_ruleset
+from bendolib.testing import check_ruleset, check_scenarios, check_variant, rule_scenarios
 from bendolib.testing.machine import Moves, Shown, illegal_move
 from bendolib.tournament import SerialExecutor, play_match, run_tournament
 
@@ -156,6 +156,10 @@ def harvest() -> dict[type, list[Any]]:
     roots.append(bendolib.rules.classic.AS_OPENSPIEL_BLOCK)  # FixedSeat, not registered
     roots.append(check_ruleset(bendolib.rules.get("basic"), games=1))
     roots.append(_a_violation())
+    # issue 25: a variant's differences, a scenario that failed
+    roots.append(check_variant(bendolib.rules.get("basic", target=50), games=1))
+    wrong = attrs.evolve(rule_scenarios.SCENARIOS[0], next_player=9)
+    roots.append(check_scenarios([wrong, rule_scenarios.SCENARIOS[1]]))
     first = bendolib.new_game(bendolib.rules.get("basic"), 2, 1)
     roots.append(Moves((0,), str(bendolib.legal_moves(first)[0])))
     roots.append(Shown(illegal_move(first, 0), "illegal"))

@@ -180,6 +180,9 @@ class RuleSet:
     :data:`LIST_GENERAL`."""
     even_closing: bool = attrs.field(init=False, eq=False, repr=False, hash=False)
     """True when ``closing == "even"`` and the geometry can close the chain (derived)."""
+    origin: str = attrs.field(init=False, default="", eq=False, repr=False, hash=False)
+    """The name of the rule set this one was configured from ('' for one built directly):
+    a registered rule set's name when the chain of :meth:`configure` calls starts at one."""
 
     def __attrs_post_init__(self) -> None:
         _check_parts(self)
@@ -232,6 +235,8 @@ class RuleSet:
         """
         known = list(_REGISTRY.values())
         own = [r for r in known if r.name == self.name]
+        if not own and self.origin in _REGISTRY:
+            own = [_REGISTRY[self.origin]]
         if not own and not known:
             return f"RuleSet({self.name!r})"
         base = own[0] if own else min(known, key=lambda r: len(_changed(r, self)))
@@ -312,7 +317,11 @@ class RuleSet:
             changes[owner] = evolved
         if name is not None:
             changes["name"] = name
-        return _evolve(self, changes)
+        configured = _evolve(self, changes)
+        registered = self.name in _REGISTRY and _REGISTRY[self.name] == self
+        origin = self.name if registered or not self.origin else self.origin
+        object.__setattr__(configured, "origin", origin)
+        return configured
 
 
 def _changed(base: RuleSet, rules: RuleSet) -> dict[str, Any]:

@@ -15,13 +15,14 @@ reports them, with a one-line reproduction (:func:`check_bot_game`).
 
 from __future__ import annotations
 
+import copy
 import random
+import time
 import traceback
 from collections.abc import Collection, Sequence
 from typing import Any
 
 import attrs
-from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
@@ -42,13 +43,22 @@ from bendolib.testing.checker import (
     game_seed,
     rules_expression,
 )
-from bendolib.testing.machine import _SEEDS, MACHINE_PHASES, Moves, move_runs, placeholder
+from bendolib.testing.machine import (
+    _SEEDS,
+    KitFinding,
+    Moves,
+    kit_test_case,
+    machine_settings,
+    move_runs,
+    placeholder,
+)
 
 BOT_ERRORS = "bot raises nothing"
 BOT_LEGAL = "bot plays legal moves"
 BOT_DETERMINISTIC = "bot deterministic per seed"
 BOT_PURE = "bot never mutates its inputs"
 BOT_LOADED = "bot plays from loaded positions"
+BOT_TIME = "bot decides in time"
 
 #: Every check :func:`check_bot` makes, by name.
 BOT_INVARIANTS: tuple[str, ...] = (
@@ -57,6 +67,7 @@ BOT_INVARIANTS: tuple[str, ...] = (
     BOT_DETERMINISTIC,
     BOT_PURE,
     BOT_LOADED,
+    BOT_TIME,
 )
 
 _BOT_RNG = 0xB075EED
@@ -81,13 +92,6 @@ def _text(move: object) -> str:
     return repr(move)[:80]
 
 
-def _observed(observation: Observation) -> tuple[object, ...]:
-    """The observation's fields and its board's, compared by identity."""
-    fields = tuple(getattr(observation, f.name) for f in attrs.fields(Observation))
-    board = observation.board
-    return fields + tuple(getattr(board, f.name) for f in attrs.fields(type(board)))
-
-
 def _in_library(exc: BaseException) -> bool:
     """True when ``exc`` is a library error raised inside bendolib's own code."""
     if not isinstance(exc, BendolibError):
@@ -103,18 +107,60 @@ class _Verdict:
     move: Move | None = None
     broken: tuple[str, str] | None = None
     limit: str | None = None
+    seconds: float = 0.0
 
 
-def _ask_bot(bot: Any, state: GameState, rng_seed: int, *, loaded: bool = False) -> _Verdict:
+#: The default time a bot may take for one decision, in seconds (``time_budget``).
+DEFAULT_TIME_BUDGET = 5.0
+
+
+def _copies(observation: Observation, legal: Sequence[Move]) -> tuple[Observation, list[Move]]:
+    """
+    Deep copies of what the bot is given (the rule set shared): the bot cannot write into
+    the library's own objects (a state's board, the memoised legal moves), and what it
+    writes into its copies is found by comparing them with the originals.
+    """
+    memo: dict[int, object] = {id(observation.rules): observation.rules}
+    return copy.deepcopy(observation, memo), [copy.deepcopy(m) for m in legal]
+
+
+def _written(observation: Observation, seen: Observation) -> str:
+    """The fields of the observation the bot wrote into ('' when none)."""
+    changed = [
+        f.name
+        for f in attrs.fields(Observation)
+        if getattr(seen, f.name) != getattr(observation, f.name)
+    ]
+    return ", ".join(changed)
+
+
+def _moves_written(legal: Sequence[Move], given: Sequence[Move]) -> str:
+    """The first legal move the bot wrote into, as 'was -> now' ('' when none)."""
+    for before, after in zip(legal, given, strict=False):
+        if type(before) is not type(after) or before != after:
+            return f"{_text(before)} (now {_text(after)})"
+    return ""
+
+
+def _ask_bot(
+    bot: Any,
+    state: GameState,
+    rng_seed: int,
+    *,
+    loaded: bool = False,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
+) -> _Verdict:
     """
     Ask ``bot`` for the move of the player to move in ``state`` (twice, with
     ``random.Random(rng_seed)`` each time) and check its answer.  ``loaded`` marks a
     position read back from a position text: a library error there is a limit of the
-    library, not a fault of the bot.
+    library, not a fault of the bot.  The bot is given copies of the observation and of
+    the legal moves, so what it writes into them stays with it and is reported as
+    mutation; a decision slower than ``time_budget`` seconds is reported as such.
     """
     where = " from a loaded position" if loaded else ""
     seat = state.current_player
-    legal = engine.legal_moves(state)
+    legal = tuple(engine.legal_moves(state))
     try:
         observation = state.observation(seat)
     except BendolibError as exc:
@@ -123,12 +169,14 @@ def _ask_bot(bot: Any, state: GameState, rng_seed: int, *, loaded: bool = False)
                 limit=LOADED_LIMIT.format(error=type(exc).__name__, where="observation")
             )
         raise
-    fields = _observed(observation)
-    given = list(legal)
     answers: list[Move] = []
+    slowest = 0.0
     for _ in range(2):
+        seen, moves = _copies(observation, legal)
+        given = list(moves)
+        started = time.perf_counter()
         try:
-            answers.append(bot.choose(observation, given, random.Random(rng_seed)))
+            answers.append(bot.choose(seen, given, random.Random(rng_seed)))
         except Exception as exc:
             if loaded and _in_library(exc):
                 limit = LOADED_LIMIT.format(error=type(exc).__name__, where="inside the bot")
@@ -136,16 +184,30 @@ def _ask_bot(bot: Any, state: GameState, rng_seed: int, *, loaded: bool = False)
             return _Verdict(
                 broken=(BOT_ERRORS, f"the bot raised {type(exc).__name__}{where}: {exc}")
             )
-        if given != list(legal):
+        slowest = max(slowest, time.perf_counter() - started)
+        if len(given) != len(moves) or any(a is not b for a, b in zip(given, moves, strict=True)):
             return _Verdict(
-                broken=(BOT_PURE, f"the bot changed the list of legal moves it was given{where}")
+                broken=(
+                    BOT_PURE,
+                    f"mutation: the bot changed the list of legal moves it was given{where}",
+                )
             )
-        if _observed(observation) != fields:
-            names = [f.name for f in attrs.fields(Observation)]
-            now = _observed(observation)
-            changed = [name for name, a, b in zip(names, now, fields, strict=False) if a is not b]
-            what = ", ".join(changed) or "board"
-            return _Verdict(broken=(BOT_PURE, f"the bot changed the observation's {what}{where}"))
+        written = _moves_written(legal, moves)
+        if written:
+            return _Verdict(
+                broken=(
+                    BOT_PURE,
+                    f"mutation: the bot wrote into the legal move {written}{where}",
+                )
+            )
+        fields = _written(observation, seen)
+        if fields:
+            return _Verdict(
+                broken=(
+                    BOT_PURE,
+                    f"mutation: the bot wrote into the observation's {fields}{where}",
+                )
+            )
     move, again = answers
     if not isinstance(move, _MOVE_TYPES) or move not in legal:
         shown = _text(move)
@@ -157,12 +219,23 @@ def _ask_bot(bot: Any, state: GameState, rng_seed: int, *, loaded: bool = False)
         )
     if again != move:
         return _Verdict(
+            move=move,
             broken=(
                 BOT_DETERMINISTIC,
                 f"with the same rng seed the bot chose {move}, then {_text(again)}{where}",
-            )
+            ),
         )
-    return _Verdict(move=move)
+    if time_budget is not None and slowest > time_budget:
+        return _Verdict(
+            move=move,
+            broken=(
+                BOT_TIME,
+                f"the decision of player {seat} in round {state.round_number} took "
+                f"{slowest:.2f} s, over the budget of {time_budget:g} s{where}",
+            ),
+            seconds=slowest,
+        )
+    return _Verdict(move=move, seconds=slowest)
 
 
 @attrs.define
@@ -178,6 +251,7 @@ class _BotGame:
     loaded_every: int
     max_moves: int
     rules_expr: str
+    time_budget: float | None = DEFAULT_TIME_BUDGET
     counts: dict[str, int] = attrs.Factory(dict)
     moves: list[str] = attrs.Factory(list)
     choices: list[int] = attrs.Factory(list)
@@ -200,6 +274,9 @@ class _BotGame:
             checked=()
             if self.wanted == frozenset(BOT_INVARIANTS)
             else tuple(n for n in BOT_INVARIANTS if n in self.wanted),
+            extra=()
+            if self.time_budget == DEFAULT_TIME_BUDGET
+            else (f"time_budget={self.time_budget!r}",),
         )
 
     def judge(self, verdict: _Verdict) -> Violation | None:
@@ -214,12 +291,18 @@ class _BotGame:
         return None
 
     def decide(self, state: GameState, number: int) -> tuple[Move | None, Violation | None]:
-        """The bot's move in ``state`` (checked), and from its loaded copy when due."""
+        """
+        The bot's move in ``state`` (checked), and from its loaded copy when due.  When
+        the bot broke a check that was not asked for, the game goes on with its move if
+        it was legal, else with the first legal move.
+        """
         rng_seed = derive_seed(self.seed, _BOT_RNG, number)
-        verdict = _ask_bot(self.bot, state, rng_seed)
+        verdict = _ask_bot(self.bot, state, rng_seed, time_budget=self.time_budget)
         problem = self.judge(verdict)
-        if problem is not None or verdict.move is None:
+        if problem is not None:
             return None, problem
+        if verdict.move is None:
+            return engine.legal_moves(state)[0], None
         if BOT_LOADED in self.wanted and self.loaded_every and number % self.loaded_every == 0:
             problem = self.from_loaded(state, rng_seed)
         return verdict.move, problem
@@ -229,14 +312,16 @@ class _BotGame:
         if not inv.writable(self.rules):
             return None
         loaded = position_text.loads(position_text.dumps(state))
-        verdict = _ask_bot(self.bot, loaded, rng_seed, loaded=True)
+        verdict = _ask_bot(self.bot, loaded, rng_seed, loaded=True, time_budget=self.time_budget)
         problem = self.judge(verdict)
         if problem is not None or verdict.move is None:
             return problem
         after = engine.apply(loaded, verdict.move)
         if after.phase != PLAYING:
             return None
-        return self.judge(_ask_bot(self.bot, after, rng_seed, loaded=True))
+        return self.judge(
+            _ask_bot(self.bot, after, rng_seed, loaded=True, time_budget=self.time_budget)
+        )
 
     def play(self, snapshot: _Snapshot, given: Sequence[int] | None) -> Violation | None:
         """Play the game with the bot at every seat (or replay ``given``, then ask it once)."""
@@ -258,10 +343,10 @@ class _BotGame:
         while not state.is_game_over and number < self.max_moves:
             legal = engine.legal_moves(state)
             if state.phase == PLAYING:
-                move, problem = self.decide(state, number)
+                chosen, problem = self.decide(state, number)
                 if problem is not None:
                     return problem
-                assert move is not None
+                move = chosen if chosen is not None else legal[0]
             else:
                 move = legal[0]
             index = legal.index(move)
@@ -338,6 +423,7 @@ def check_bot_game(
     max_moves: int = 200,
     loaded_every: int = 10,
     invariants: Collection[str] | None = None,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
 ) -> CheckReport:
     """
     Check ``bot`` in the single game ``new_game(rules, players, seed)``: it plays every
@@ -356,6 +442,7 @@ def check_bot_game(
         1 if choices is not None else loaded_every,
         max_moves,
         rules_expression(rules),
+        time_budget,
     )
     violation = game.play(_Snapshot(rules), None if choices is None else tuple(choices))
     return _bot_report(rules.name, seed, [game], (players,), wanted, violation, ())
@@ -371,6 +458,7 @@ def check_bot(
     max_moves: int = 200,
     loaded_every: int = 10,
     invariants: Collection[str] | None = None,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
 ) -> CheckReport:
     """
     Play ``bot`` at every seat of random matches and check every decision.
@@ -383,8 +471,13 @@ def check_bot(
     unchanged, and raise nothing; every ``loaded_every``-th decision it is also asked in
     the position read back from its position text, and one move later (rule sets a
     position text can carry).  A library error in a loaded position is listed in the
-    report's ``skipped``, not held against the bot.  The report names the first
-    violation with a one-line reproduction.
+    report's ``skipped``, not held against the bot.  A decision slower than
+    ``time_budget`` seconds (:data:`DEFAULT_TIME_BUDGET`; None: no limit) is reported
+    with the round and seat.  The bot is handed copies of the observation and the legal
+    moves: what it writes into them is reported as mutation and never reaches the
+    library.  Checks left out of ``invariants`` are not reported (the game goes on
+    with the bot's move when legal, else the first legal move).  The report names the
+    first violation with a one-line reproduction.
     """
     wanted = _wanted(invariants, BOT_INVARIANTS, "bot checks")
     chosen = _rule_sets(rules)
@@ -418,6 +511,7 @@ def check_bot(
                 loaded_every,
                 max_moves,
                 expr,
+                time_budget,
             )
             played.append(game)
             violation = game.play(snapshot, None)
@@ -430,7 +524,12 @@ def check_bot(
 
 
 def bot_state_machine(
-    bot: Any, rules: RuleSet, players: Sequence[int] | None = None, *, run_length: int = 30
+    bot: Any,
+    rules: RuleSet,
+    players: Sequence[int] | None = None,
+    *,
+    run_length: int = 30,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
 ) -> type[RuleBasedStateMachine]:
     """
     A state machine that checks ``bot`` step by step: deal, let the bot move, play a run
@@ -456,13 +555,15 @@ def bot_state_machine(
         def _check(self, verdict: _Verdict) -> None:
             if verdict.broken is not None:
                 args = f"bot, {expression}, players={self.state.players}, seed={self.seed}"
-                raise AssertionError(
+                if time_budget != DEFAULT_TIME_BUDGET:
+                    args += f", time_budget={time_budget!r}"
+                raise KitFinding(
                     f"{verdict.broken[0]}: {verdict.broken[1]}\n"
                     f"  reproduce: bendolib.testing.check_bot_game({args}, "
                     f"choices={self.choices}).raise_for_violation()"
                 )
             if self.snapshot.changed():
-                raise AssertionError(f"{BOT_PURE}: the bot changed the rule set's policies")
+                raise KitFinding(f"{BOT_PURE}: the bot changed the rule set's policies")
 
         def _apply(self, move: Move) -> None:
             legal = engine.legal_moves(self.state)
@@ -485,10 +586,10 @@ def bot_state_machine(
         @rule(rng_seed=st.integers(0, 255))
         def bot_moves(self, rng_seed: int) -> None:
             """The bot chooses the move of the player to move; it is played."""
-            verdict = _ask_bot(bot, self.state, rng_seed)
+            verdict = _ask_bot(bot, self.state, rng_seed, time_budget=time_budget)
             self._check(verdict)
-            assert verdict.move is not None
-            self._apply(verdict.move)
+            if verdict.move is not None:
+                self._apply(verdict.move)
 
         @precondition(lambda self: not self.state.is_game_over)
         @rule(moves=move_runs(run_length))
@@ -505,11 +606,12 @@ def bot_state_machine(
         def bot_from_loaded_position(self, rng_seed: int) -> None:
             """The bot moves in the position read back from its position text."""
             loaded = position_text.loads(position_text.dumps(self.state))
-            verdict = _ask_bot(bot, loaded, rng_seed, loaded=True)
+            verdict = _ask_bot(bot, loaded, rng_seed, loaded=True, time_budget=time_budget)
             self._check(verdict)
 
     BotStateMachine.__name__ = BotStateMachine.__qualname__ = "BotStateMachine_" + "".join(
         c if c.isalnum() else "_" for c in rules.name
     )
-    BotStateMachine.TestCase.settings = settings(phases=MACHINE_PHASES)
+    kit_test_case(BotStateMachine)
+    BotStateMachine.TestCase.settings = machine_settings()
     return BotStateMachine

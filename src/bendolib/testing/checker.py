@@ -29,6 +29,13 @@ from bendolib.moves import Move, NextRound
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, STATE_FIELDS, GameState
 from bendolib.testing import invariants as inv
+from bendolib.testing.determinism import (
+    first_difference,
+    in_subprocess,
+    pickles_equal,
+    replay_digests,
+    state_digest,
+)
 
 #: Every invariant :func:`check_ruleset` can check, by name, in the order they are checked.
 ALL_INVARIANTS: tuple[str, ...] = (
@@ -39,9 +46,11 @@ ALL_INVARIANTS: tuple[str, ...] = (
     inv.NO_OVERLAP,
     inv.LEGAL_MOVES,
     inv.APPLY_PURE,
+    inv.REPLAYS,
     inv.TERMINATION,
     inv.MOVES,
     inv.TURN_ORDER,
+    inv.POINT_TYPES,
     inv.SCORES,
     inv.ROUND_POINTS,
     inv.MATCH_WINNER,
@@ -63,8 +72,10 @@ DEFAULT_SPACING: Mapping[str, int] = MappingProxyType(
     {inv.POSITION_TEXT: 1, inv.OBSERVATION: 8, inv.SAMPLING: 32, inv.RECORD: 200}
 )
 
-#: The default bound on the rounds of a match (:func:`check_ruleset`'s ``max_rounds``).
-MAX_ROUNDS = 200
+#: The fewest rounds a match may last before it counts as not terminating, when
+#: ``max_rounds`` is not given (the bound is computed from the rules:
+#: :func:`~bendolib.testing.invariants.round_limit`).
+MAX_ROUNDS = inv.MIN_ROUNDS
 
 
 def rules_expression(rules: RuleSet) -> str:
@@ -97,7 +108,10 @@ class Violation:
     ``new_game(rules.configure(**dict(changes)), players, seed)``: ``changes`` are
     parameters :func:`minimise` changed (a smaller target), none otherwise.
     :attr:`reproduction` is a line of Python that finds the violation again (with
-    :func:`check_game`, or ``call``: :func:`~bendolib.testing.check_bot_game` for a bot).
+    :func:`check_game`, or ``call``: :func:`~bendolib.testing.check_bot_game` for a bot;
+    ``rerun`` when only the whole run finds it again: a cache filled by earlier games).
+    ``extra`` are more keyword arguments of the reproduction (``time_budget=0.5``);
+    ``policies`` are the policies to suspect (:func:`~bendolib.testing.invariants.suspects`).
     """
 
     invariant: str
@@ -113,8 +127,11 @@ class Violation:
     replayed: bool = False
     checked: tuple[str, ...] = ()
     spacing: tuple[tuple[str, int], ...] = ()
-    max_rounds: int = MAX_ROUNDS
+    max_rounds: int | None = None
     call: str = "check_game"
+    rerun: str = ""
+    policies: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
 
     def rules_of(self, rules: RuleSet) -> RuleSet:
         """``rules`` with this violation's :attr:`changes` made."""
@@ -136,23 +153,35 @@ class Violation:
         rule set checked when it cannot be written as ``bendolib.rules.get(...)``, and
         ``bot`` for the bot checked).
         """
+        if self.rerun:
+            return self.rerun
         rules = self.rules_expr
         if self.changes:
             rules += ".configure(" + ", ".join(f"{k}={v!r}" for k, v in self.changes) + ")"
         args = [rules, f"players={self.players}", f"seed={self.seed}"]
         if self.call != "check_game":
             args.insert(0, "bot")
-        if self.replayed:
+        if self.replayed and self.invariant != inv.TERMINATION:
             args.append(f"choices={list(self.choices)}")
         if self.checked:
             args.append(f"invariants={list(self.checked)!r}")
         if self.spacing:
             args.append(f"spacing={dict(self.spacing)!r}")
-        if self.max_rounds != MAX_ROUNDS:
+        if self.max_rounds is not None:
             args.append(f"max_rounds={self.max_rounds}")
+        args.extend(self.extra)
         return f"bendolib.testing.{self.call}({', '.join(args)}).raise_for_violation()"
 
     def __str__(self) -> str:
+        if self.invariant == inv.TERMINATION:
+            # a match that never ends: its moves would fill pages; the seed replays them
+            changed = "".join(f", {k}={v!r}" for k, v in self.changes)
+            return (
+                f"{self.invariant}: {self.message}\n"
+                f"  rule set {self.rules!r}{changed}, game {self.game}, players={self.players}, "
+                f"seed={self.seed}, after {len(self.moves)} moves\n{self._policies()}"
+                f"  reproduce: {self.reproduction}"
+            )
         shown = ", ".join(self.moves[-40:])
         if len(self.moves) > 40:
             shown = f"... ({len(self.moves) - 40} earlier moves), " + shown
@@ -162,9 +191,12 @@ class Violation:
             f"  rule set {self.rules!r}{changed}, game {self.game}, players={self.players}, "
             f"seed={self.seed}\n"
             f"  after {len(self.moves)} move{'' if len(self.moves) == 1 else 's'}: "
-            f"{shown or '(the deal)'}\n"
+            f"{shown or '(the deal)'}\n{self._policies()}"
             f"  reproduce: {self.reproduction}"
         )
+
+    def _policies(self) -> str:
+        return f"  suspect: {'; '.join(self.policies)}\n" if self.policies else ""
 
 
 @attrs.frozen
@@ -331,7 +363,7 @@ class _Game:
     seed: int
     game: int
     wanted: frozenset[str]
-    max_rounds: int
+    max_rounds: int | None
     spacing: Mapping[str, int]
     counts: dict[str, int]
     given: Sequence[int] | None = None
@@ -342,6 +374,9 @@ class _Game:
     changes: tuple[tuple[str, Any], ...] = ()
     checked: tuple[str, ...] = ()
     max_moves: int | None = None
+    sampled: bool = False
+    digests: list[str] = attrs.Factory(list)
+    last: GameState | None = None
 
     def due(self, name: str, offset: int = 0) -> bool:
         """True when ``name`` is wanted and due in the current state."""
@@ -367,6 +402,7 @@ class _Game:
             self.checked,
             spacing,
             self.max_rounds,
+            policies=inv.suspects(self.rules, invariant),
         )
 
     def play(self, snapshot: _Snapshot | None) -> Violation | None:
@@ -385,8 +421,11 @@ class _Game:
             problem = self._run(inv.FIELDS, partial(inv.fields_in_range, state))
             if problem is not None:
                 return problem
+        self.last = state
+        if self.sampled:
+            self.digests.append(state_digest(state))
         chooser = _Chooser(self.seed, self.players, self.given)
-        bounds = inv.Termination(self.players, len(self.rules.tileset), self.max_rounds)
+        bounds = inv.Termination(self.players, len(self.rules.tileset), self.max_rounds, self.rules)
         while True:
             legal_or_problem = self._check_state(state)
             if isinstance(legal_or_problem, Violation):
@@ -433,7 +472,45 @@ class _Game:
                 problem = self._run(inv.TERMINATION, partial(bounds.after, state, move, after))
                 if problem is not None:
                     return problem
-            state = after
+            state = self.last = after
+            if self.sampled:
+                self.digests.append(state_digest(after))
+
+    def violation_at(self, invariant: str, message: str, count: int) -> Violation:
+        """A violation found in the state after the first ``count`` moves (replayed)."""
+        found = self.violation(invariant, message)
+        return attrs.evolve(
+            found,
+            moves=found.moves[:count],
+            choices=found.choices[:count],
+            replayed=True,
+            checked=(invariant,),
+        )
+
+    def replays_the_same(self) -> Violation | None:
+        """
+        A sampled game, replayed twice from its deal and moves, passes through the same
+        states as when it was played; its last state and the rule set pickle equal.
+        """
+        if not self.sampled or inv.REPLAYS not in self.wanted:
+            return None
+        self._count(inv.REPLAYS)
+        for attempt in ("again", "a third time"):
+            again = replay_digests(self.rules, self.players, self.seed, self.choices)
+            at = first_difference(self.digests, again)
+            if at is not None:
+                return self.violation_at(
+                    inv.REPLAYS,
+                    f"the game replayed {attempt} from its deal and moves reaches another "
+                    f"state after {at} moves: a policy depends on more than the state it is "
+                    "given (the global random, a cache kept between calls, the clock)",
+                    at,
+                )
+        if self.last is not None and inv.policies_picklable(self.rules) is None:
+            problem = pickles_equal(self.last, "the last state")
+            if problem is not None:
+                return attrs.evolve(self.violation(inv.REPLAYS, problem), checked=(inv.REPLAYS,))
+        return None
 
     def _check_rules_unchanged(self, snapshot: _Snapshot | None) -> Violation | None:
         if snapshot is not None and snapshot.changed():
@@ -460,12 +537,17 @@ class _Game:
             inv.OBSERVATION: self.due(inv.OBSERVATION),
             inv.SAMPLING: self.due(inv.SAMPLING, self.spacing[inv.SAMPLING] // 2),
         }
+        seen = any(n in wanted and due[n] for n in (inv.OBSERVATION, inv.SAMPLING))
+        due[inv.REPLAYS] = seen
         checks += (
+            # the observation checks replay the round with other decks: first, with its own
+            # (a policy that does not replay is not a leak of the observation)
+            (inv.REPLAYS, partial(inv.round_replays, state)),
             (inv.OBSERVATION, partial(_seen, inv.OBSERVATION, state, count, self.spacing)),
             (inv.SAMPLING, partial(_seen, inv.SAMPLING, state, count, self.spacing)),
         )
         for name, check in checks:
-            if name in wanted and due.get(name, True):
+            if (name in wanted or (name == inv.REPLAYS and seen)) and due.get(name, True):
                 problem = self._run(name, check)
                 if problem is not None:
                     return problem
@@ -551,7 +633,7 @@ class _Plan:
     wanted: frozenset[str]
     skipped: tuple[tuple[str, str], ...]
     spacing: Mapping[str, int]
-    max_rounds: int
+    max_rounds: int | None
     checked: tuple[str, ...]
     rules_expr: str
     max_moves: int | None = None
@@ -561,7 +643,7 @@ def _plan(
     rules: RuleSet,
     invariants: Collection[str] | None,
     spacing: Mapping[str, int] | None,
-    max_rounds: int,
+    max_rounds: int | None,
     max_moves: int | None = None,
 ) -> _Plan:
     if not isinstance(rules, RuleSet):
@@ -597,6 +679,18 @@ def _start(
             game = _new_game(plan, players, seed, 0)
             game.counts[inv.POLICIES] = 1
             return game.violation(inv.POLICIES, problem), None, skipped, notes
+    if inv.POINT_TYPES in plan.wanted:
+        problem = inv.bonuses_declared(plan.rules)
+        if problem is not None:
+            game = _new_game(plan, players, seed, 0)
+            game.counts[inv.POINT_TYPES] = 1
+            return game.violation(inv.POINT_TYPES, problem), None, skipped, notes
+    if inv.REPLAYS in plan.wanted and inv.policies_picklable(plan.rules) is None:
+        problem = pickles_equal(plan.rules, "the rule set")
+        if problem is not None:
+            game = _new_game(plan, players, seed, 0)
+            game.counts[inv.REPLAYS] = 1
+            return game.violation(inv.REPLAYS, problem), None, skipped, notes
     snapshot = None
     if inv.APPLY_PURE in plan.wanted:
         snapshot = _Snapshot(plan.rules)
@@ -666,7 +760,7 @@ def check_game(
     seed: int,
     *,
     choices: Sequence[int] | None = None,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int | None = None,
     max_moves: int | None = None,
     invariants: Collection[str] | None = None,
     spacing: Mapping[str, int] | None = None,
@@ -676,14 +770,52 @@ def check_game(
 
     With ``choices`` the game plays those moves (indices into each state's
     ``legal_moves``, taken modulo their number) and stops after them; without, its
-    moves are chosen as :func:`check_ruleset` chooses them (up to ``max_moves``).
+    moves are chosen as :func:`check_ruleset` chooses them (up to ``max_moves``).  The
+    game is replayed in another process only when ``invariants`` names "plays the same
+    every time" (as the reproductions of its findings do).
     """
     plan = _plan(rules, invariants, spacing, max_rounds, max_moves)
     violation, snapshot, skipped, notes = _start(plan, seed, players)
     game = _new_game(plan, players, seed, 0, None if choices is None else tuple(choices))
+    game.sampled = True
     if violation is None:
-        violation = game.play(snapshot)
+        violation = game.play(snapshot) or game.replays_the_same()
+    if violation is None and invariants is not None:
+        # the other process (half a second) only when asked by name: a reproduction
+        # of a finding of "plays the same every time" names it
+        violation, why = _other_process(plan, [game])
+        skipped += why
     return _report(plan, seed, [game], (players,), violation, skipped, notes)
+
+
+def _other_process(
+    plan: _Plan, games: Sequence[_Game]
+) -> tuple[Violation | None, tuple[tuple[str, str], ...]]:
+    """
+    The sampled games replayed in another process (another ``PYTHONHASHSEED``): the
+    first that reaches another state, or what was skipped and why.
+    """
+    sampled = [g for g in games if g.sampled and g.digests]
+    if inv.REPLAYS not in plan.wanted or not sampled:
+        return None, ()
+    there, why = in_subprocess(plan.rules, [(g.players, g.seed, g.choices) for g in sampled])
+    if there is None:
+        return None, ((inv.REPLAYS + " (in another process)", str(why)),)
+    for game, digests in zip(sampled, there, strict=True):
+        game._count(inv.REPLAYS)
+        at = first_difference(game.digests, digests)
+        if at is not None:
+            return (
+                game.violation_at(
+                    inv.REPLAYS,
+                    f"the game replayed in another Python process (PYTHONHASHSEED differs) "
+                    f"reaches another state after {at} moves: a policy depends on hash() of "
+                    "a string, the order of a set of strings, or state of this process",
+                    at,
+                ),
+                (),
+            )
+    return None, ()
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -706,13 +838,48 @@ def replay_choices(rules: RuleSet, players: int, seed: int, choices: Sequence[in
     return state
 
 
+#: Violations not replayed to confirm them: found by replaying, before any move, or
+#: by a rule set that play changes (a replay would differ for that reason).
+_UNCONFIRMED = (inv.REPLAYS, inv.POLICIES, inv.APPLY_PURE, inv.TERMINATION, inv.POINT_TYPES)
+
+
+def _confirmed(plan: _Plan, violation: Violation, snapshot: _Snapshot | None) -> Violation:
+    """
+    ``violation``, once its game replayed from the deal with its moves breaks the same
+    invariant again (twice); else a finding of nondeterminism that quotes it: its
+    reproduction would not reproduce (a random tie-break, a stale cache).
+    """
+    if violation.invariant in _UNCONFIRMED or not violation.choices or violation.rerun:
+        return violation
+    for _ in range(2):
+        game = _new_game(plan, violation.players, violation.seed, violation.game, violation.choices)
+        try:
+            again = game.play(snapshot)
+        except Exception:  # the replay raising is a difference too
+            again = None
+        if again is None or _kind(again) != _kind(violation):
+            message = (
+                f"'{violation.invariant}' broke ({violation.message}), but not when the game "
+                "was replayed from its deal and moves: a policy depends on more than the "
+                "state it is given (the global random, a cache kept between calls)"
+            )
+            return attrs.evolve(
+                violation,
+                invariant=inv.REPLAYS,
+                message=message,
+                policies=inv.suspects(plan.rules, inv.REPLAYS),
+                checked=(inv.REPLAYS,),
+            )
+    return violation
+
+
 def check_ruleset(
     rules: RuleSet,
     games: int = 20,
     seed: int = 0,
     players: int | Sequence[int] | None = None,
     *,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int | None = None,
     max_moves: int | None = None,
     invariants: Collection[str] | None = None,
     spacing: Mapping[str, int] | None = None,
@@ -743,10 +910,26 @@ def check_ruleset(
         for number in range(games):
             count = counts[number % len(counts)]
             game = _new_game(plan, count, game_seed(seed, number), number)
+            game.sampled = number < len(counts)
             played.append(game)
-            violation = game.play(snapshot)
+            violation = game.play(snapshot) or game.replays_the_same()
             if violation is not None:
                 break
+        if violation is None:
+            violation, why = _other_process(plan, played)
+            skipped += why
+            sampled = sum(g.sampled for g in played)
+            if violation is not None and sampled > 1:
+                # the other games of the run may fill a cache: rerun them too
+                shown = "" if players is None else f", players={players!r}"
+                rerun = (
+                    f"bendolib.testing.check_ruleset({plan.rules_expr}, games="
+                    f"{sampled}, seed={seed}{shown}, "
+                    f"invariants=[{inv.REPLAYS!r}]).raise_for_violation()"
+                )
+                violation = attrs.evolve(violation, rerun=rerun)
+    if violation is not None:
+        violation = _confirmed(plan, violation, snapshot)
     report = _report(plan, seed, played, counts, violation, skipped, notes)
     if minimise and violation is not None:
         report = attrs.evolve(report, violation=_minimise(rules, violation))
@@ -919,7 +1102,9 @@ def minimise(
     A termination violation stays at least ``max_rounds`` rounds long: check with a
     smaller ``max_rounds`` for a shorter one.
     """
-    if not violation.choices:
+    if not violation.choices or violation.invariant == inv.TERMINATION:
+        # a match that never ends cannot be shown shorter than its bound: its seed
+        # replays it (the choices would be thousands of numbers)
         return violation
     trials = _Trials(rules, violation, replays, seconds)
     first = trials.run(violation.changes, violation.seed, violation.choices, violation.game)

@@ -53,6 +53,8 @@ TURN_ORDER = "turn order"
 MOVES = "moves do what they say"
 ROUND_POINTS = "round points to the winners"
 MATCH_WINNER = "match won at the target"
+POINT_TYPES = "points are integers of the declared sign"
+REPLAYS = "plays the same every time"
 
 
 def _seq(values: Sequence[int]) -> str:
@@ -336,7 +338,9 @@ def declared(policy: object, name: str) -> bool:
     * ``negative_points`` (round or play scoring): points may be negative;
     * ``moves_turn`` (effect): the effect changes whose turn is next beyond reversing
       the direction (skips a seat, gives another turn);
-    * ``breaks_ties`` (match): a side tied for the top score may win the match.
+    * ``breaks_ties`` (match): a side tied for the top score may win the match;
+    * ``negative_costs`` (penalties): a draw or a pass may earn points (a cost below 0);
+    * ``negative_bonuses`` (any policy): its ``*_bonus`` fields may be below 0.
     """
     if policy is None:
         return False
@@ -359,7 +363,56 @@ PARTS = (
     "play_scoring",
     "match",
     "effects",
+    "penalties",
 )
+
+
+#: The parts of a rule set that can break each invariant (the policies to suspect).
+_SUSPECTS: dict[str, tuple[str, ...]] = {
+    SCORES: ("round_scoring", "play_scoring", "penalties", "match"),
+    ROUND_POINTS: ("round_scoring", "play_scoring"),
+    POINT_TYPES: ("round_scoring", "play_scoring", "penalties"),
+    MATCH_WINNER: ("match",),
+    TURN_ORDER: ("effects", "start", "draw"),
+    MOVES: ("effects", "draw"),
+    TILE_CONSERVATION: ("deal", "effects", "draw"),
+    DEALS: ("deal", "start"),
+    FIELDS: ("effects", "start", "round_scoring", "match"),
+    TERMINATION: ("match", "round_scoring", "draw", "effects", "finish"),
+    NO_OVERLAP: ("geometry",),
+    LEGAL_MOVES: ("geometry", "draw", "closing", "wild_faces"),
+}
+
+
+def _is_library(value: object) -> bool:
+    module = type(value).__module__ or ""
+    return module == "bendolib" or module.startswith("bendolib.")
+
+
+def suspects(rules: RuleSet, invariant: str) -> tuple[str, ...]:
+    """
+    The policies of ``rules`` that may break ``invariant``, as ``part (Class)``: those
+    of the user's own classes first, then those changed from the registered rule set
+    ``rules`` was configured from; every user class when the invariant could come from
+    any policy.  Empty when nothing of the user's is involved.
+    """
+    from bendolib.rules import ruleset as _ruleset
+
+    registry = _ruleset._REGISTRY
+    base = registry.get(rules.origin) or registry.get(rules.name)
+    parts = _SUSPECTS.get(invariant, PARTS + ("finish", "closing", "wild_faces"))
+    own, changed = [], []
+    for part in parts:
+        value = getattr(rules, part, None)
+        if value is None and base is not None and getattr(base, part, None) is None:
+            continue
+        name = type(value).__name__ if value is not None else "None"
+        if value is not None and not isinstance(value, str | frozenset) and not _is_library(value):
+            own.append(f"{part} ({name}, your class)")
+        elif base is not None and getattr(base, part, None) != value:
+            shown = repr(value) if isinstance(value, str | frozenset) else name
+            changed.append(f"{part} ({shown}, changed from {base.name})")
+    return tuple(own + changed)
 
 
 def _culprit(value: object, test: Callable[[object], object], path: str = "") -> str:
@@ -583,6 +636,75 @@ def _others_unchanged(before: GameState, after: GameState, mover: int, what: str
     return None
 
 
+# -- declared ranges and types of points -----------------------------------------------
+
+
+def _whole(value: object) -> bool:
+    return type(value) is int
+
+
+def _not_whole(what: str, values: Sequence[object]) -> str | None:
+    bad = [v for v in values if not _whole(v)]
+    if bad:
+        shown = ", ".join(repr(v) for v in values)
+        return f"{what} [{shown}] holds {type(bad[0]).__name__} {bad[0]!r}, not an int"
+    return None
+
+
+def bonuses_declared(rules: RuleSet) -> str | None:
+    """
+    Every ``*_bonus`` field of every policy is an int (or a tuple of ints) of 0 or more
+    (unless the policy declares ``negative_bonuses``); checked once per rule set.
+    """
+    for part in PARTS[2:]:
+        policy = getattr(rules, part, None)
+        if policy is None or not attrs.has(type(policy)):
+            continue
+        for field in attrs.fields(cast(Any, type(policy))):
+            if field.name != "bonus" and not field.name.endswith("_bonus"):
+                continue
+            value = getattr(policy, field.name)
+            values = value if isinstance(value, tuple) else (value,)
+            problem = _not_whole(f"{part}.{field.name}", values)
+            if problem is not None:
+                return problem
+            if not declared(policy, "negative_bonuses") and any(v < 0 for v in values):
+                return f"{part}.{field.name}={value!r}: a bonus is 0 or more"
+    return None
+
+
+def points_typed(before: GameState, move: Move, after: GameState) -> str | None:
+    """
+    Scores, play points and the round results' points are ints; what a draw or a pass
+    costs (the penalties policy) is an int of 0 or more (unless it declares
+    ``negative_costs``).  A placement's negative play points are left to
+    :func:`play_points_not_negative`.
+    """
+    for name in ("scores", "play_points"):
+        problem = _not_whole(name, getattr(after, name))
+        if problem is not None:
+            return f"after {move}: {problem}"
+    if after.results != before.results:
+        for result in after.results[len(before.results) :]:
+            for name in ("points", "hand_points"):
+                problem = _not_whole(f"round {result.round_number}'s {name}", getattr(result, name))
+                if problem is not None:
+                    return problem
+    if before.phase != PLAYING:
+        return None
+    rules = before.rules
+    if isinstance(move, (Draw, Pass)) and rules.penalties is not None:
+        cost = rules.penalties.cost(before, move, after)
+        if not _whole(cost):
+            return f"the penalties declare a cost of {cost!r} for {move}, not an int"
+        if cost < 0 and not declared(rules.penalties, "negative_costs"):
+            return (
+                f"the penalties declare a cost of {cost} for {move}: a penalty is a cost "
+                "(0 or more), here the mover gains points"
+            )
+    return None
+
+
 # -- what scoring and the match mean ----------------------------------------------------
 
 
@@ -774,6 +896,31 @@ def _known_to(state: GameState, player: int) -> tuple[object, ...]:
     return public, own, drawn, sizes
 
 
+def round_replays(state: GameState) -> str | None:
+    """
+    The round in play, dealt again from its own deck (``deal_from``) and replayed with
+    its moves, reaches ``state`` again: the deal and the policies depend on the deck and
+    the moves only (not on the global random, a cache kept between games, the clock).
+    The observation checks replay rounds with other decks, and need this to hold.
+    """
+    if state.phase != PLAYING:
+        return None
+    try:
+        twin = _replay_round(state, state.deck, state.seed)
+    except BendolibError as exc:
+        return f"the round does not replay from its deal: {type(exc).__name__}: {exc}"
+    if twin is None:
+        return "the round's moves are not legal when it is dealt again from its own deck"
+    if twin != state:
+        fields = [n for n in STATE_FIELDS if getattr(twin, n) != getattr(state, n)]
+        return (
+            "the round dealt again from its own deck and replayed with its moves reaches "
+            f"another state (its {', '.join(fields)} differ): the deal or a policy depends "
+            "on more than the deck and the moves (the global random, a stale cache)"
+        )
+    return None
+
+
 def observation_leak_free(state: GameState, player: int, seed: int = 0) -> str | None:
     """
     ``state.observation(player)`` reveals nothing hidden from ``player``: two states that
@@ -849,6 +996,7 @@ TRANSITION_CHECKS: tuple[tuple[str, Callable[[GameState, Move, GameState], str |
     (TILE_CONSERVATION, tiles_kept),
     (TURN_ORDER, turn_order),
     (NO_OVERLAP, placement_fits),
+    (POINT_TYPES, points_typed),
     (SCORES, scores_as_declared),
     (ROUND_POINTS, round_points),
 )
@@ -875,30 +1023,79 @@ def first_broken_move(before: GameState, move: Move, after: GameState) -> tuple[
     return None
 
 
+#: The fewest rounds the match bound allows (a match without a target, or a small one).
+MIN_ROUNDS = 200
+
+#: Rounds a match may go on after a side first holds the top score alone at or above the
+#: target (a match that asks more than reaching the target: a lead, a last round).
+ROUNDS_AFTER_TARGET = 50
+
+
+def round_limit(rules: RuleSet, players: int) -> int:
+    """
+    The most rounds a match of ``rules`` may last: ``2 * sides * target`` (at least
+    :data:`MIN_ROUNDS`).  With whole, non-negative round points each round that scores
+    raises the sum of the side scores by one or more, so some side reaches the target
+    within ``sides * target`` scoring rounds; the factor 2 leaves as many rounds that
+    score nothing.
+    """
+    target = getattr(rules.match, "target", None)
+    if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
+        return MIN_ROUNDS
+    try:
+        sides = len(rules.match.sides(players))
+    except Exception:
+        sides = players
+    return max(MIN_ROUNDS, 2 * sides * target)
+
+
 class Termination:
     """
     The termination bounds of one match, fed every move.
 
     No more passes in a row than players, a round of at most ``(2 * tiles + 2) *
-    (players + 1)`` moves, a match of at most ``max_rounds`` rounds.  Bookkeeping, not
-    a value: it counts as it goes.
+    (players + 1)`` moves, a match of at most ``max_rounds`` rounds (by default
+    :func:`round_limit`, computed from the rules), and, without ``max_rounds``, at most
+    :data:`ROUNDS_AFTER_TARGET` rounds after a side first held the top score alone at or
+    above the match's target.  Bookkeeping, not a value: it counts as it goes.
     """
 
-    def __init__(self, players: int, tiles: int, max_rounds: int = 200) -> None:
+    def __init__(
+        self,
+        players: int,
+        tiles: int,
+        max_rounds: int | None = None,
+        rules: RuleSet | None = None,
+    ) -> None:
         self.players = players
         self.tiles = tiles
+        self.given = max_rounds
+        if max_rounds is None:
+            max_rounds = MIN_ROUNDS if rules is None else round_limit(rules, players)
         self.max_rounds = max_rounds
+        self.target = None if rules is None else getattr(rules.match, "target", None)
         self.round_moves = 0
         self.passes = 0
         self.rounds = 0
+        self.moves = 0
+        self.reached: int | None = None
 
     @property
     def round_bound(self) -> int:
         """The most moves a round may last."""
         return (2 * self.tiles + 2) * (self.players + 1)
 
+    def _at_target(self, after: GameState) -> bool:
+        target = self.target
+        if self.given is not None or not isinstance(target, int) or isinstance(target, bool):
+            return False
+        scores = after.side_scores
+        top = max(scores)
+        return top >= target and scores.count(top) == 1
+
     def after(self, before: GameState, move: Move, after: GameState) -> str | None:
         """Count ``move``; a message when a bound is broken."""
+        self.moves += 1
         if isinstance(move, NextRound):
             self.round_moves = self.passes = 0
         else:
@@ -906,10 +1103,21 @@ class Termination:
             self.passes = self.passes + 1 if isinstance(move, Pass) else 0
         if before.phase == PLAYING and after.phase != PLAYING:
             self.rounds += 1
+            if self.reached is None and after.phase != GAME_OVER and self._at_target(after):
+                self.reached = self.rounds
         if self.passes > self.players:
             return f"{self.passes} passes in a row and the round goes on"
         if self.round_moves > self.round_bound:
             return f"the round lasts more than {self.round_bound} moves"
         if self.rounds > self.max_rounds:
-            return f"the match lasts more than {self.max_rounds} rounds"
+            return (
+                f"the match lasts more than {self.max_rounds} rounds ({self.moves} moves; "
+                f"side scores {_seq(after.side_scores)})"
+            )
+        if self.reached is not None and self.rounds - self.reached > ROUNDS_AFTER_TARGET:
+            return (
+                f"side scores {_seq(after.side_scores)}: a side held the top score alone at "
+                f"or above the target {self.target} after round {self.reached}, and the "
+                f"match went on for {ROUNDS_AFTER_TARGET} more rounds ({self.moves} moves)"
+            )
         return None
