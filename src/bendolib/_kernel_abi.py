@@ -10,17 +10,34 @@ from types import ModuleType
 ABI = 2
 
 
+def pure_python_asked() -> bool:
+    """True when ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine."""
+    return os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0")
+
+
 def load_kernel() -> ModuleType | None:
     """
     The compiled kernel, or None when it is not built, is a stale build, or
-    ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine.
+    ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine (:func:`missing_reason`
+    says which).
     """
-    if os.environ.get("BENDOLIB_PURE_PYTHON", "") not in ("", "0"):
-        return None
+    return None if missing_reason() else _load()
+
+
+def missing_reason() -> str:
+    """Why :func:`load_kernel` gives None ("" when it gives the kernel)."""
+    if pure_python_asked():
+        return "BENDOLIB_PURE_PYTHON asks for the Python engine"
     try:
         from bendolib import _kernel
     except ImportError:
-        return None
+        return "the compiled kernel is not built (no compiler when bendolib was installed)"
     if getattr(_kernel, "ABI", None) != ABI:
-        return None
+        return "the compiled kernel is a stale build (rebuild it: python setup.py build_ext)"
+    return ""
+
+
+def _load() -> ModuleType:
+    from bendolib import _kernel
+
     return _kernel
