@@ -18,6 +18,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1357,7 +1358,11 @@ static int read_spec(PyObject *t, Spec *sp) {
     return 0;
 }
 
+static PyObject *tri_compile(PyObject *arg);
+
 static PyObject *k_compile(PyObject *self, PyObject *arg) {
+    if (PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) && PyUnicode_Check(PyTuple_GET_ITEM(arg, 0)))
+        return tri_compile(arg); /* ("triangles", ...): _kernel_tri.c */
     Spec *sp = PyMem_Malloc(sizeof(Spec));
     if (!sp)
         return PyErr_NoMemory();
@@ -1686,10 +1691,15 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
     return err;
 }
 
+/* the triangle games (their spec, state, playouts, listing, perft and walk) */
+#include "_kernel_tri.c"
+
 /* run(spec, state, count, policy, seed, until_match, record, first, outcome_class): the
  * playouts, CHUNK at a time without the GIL (other threads run meanwhile), then their
  * outcomes built with it */
 static PyObject *k_run(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_run(args);
     PyObject *capsule, *state_tuple, *first, *cls;
     Py_ssize_t count;
     int policy, until_match, record;
@@ -1812,6 +1822,8 @@ fail:
 
 /* listing(spec, state): the legal moves as (kind, end, tile, inward, shows, turn) */
 static PyObject *k_listing(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_listing(args);
     PyObject *capsule, *state_tuple;
     if (!PyArg_ParseTuple(args, "OO", &capsule, &state_tuple))
         return NULL;
@@ -1856,6 +1868,8 @@ static int perft(const Spec *sp, const KState *st, int depth, long long *total) 
 
 /* perft(spec, state, depth): the number of move sequences of that length */
 static PyObject *k_perft(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_perft(args);
     PyObject *capsule, *state_tuple;
     int depth;
     if (!PyArg_ParseTuple(args, "OOi", &capsule, &state_tuple, &depth))
@@ -1875,6 +1889,8 @@ static PyObject *k_perft(PyObject *self, PyObject *args) {
 /* walk(spec, state, steps, stride): legal-move counts along the game in which move k
  * takes index (stride * k) mod the number of legal moves */
 static PyObject *k_walk(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_walk(args);
     PyObject *capsule, *state_tuple;
     int steps, stride;
     if (!PyArg_ParseTuple(args, "OOii", &capsule, &state_tuple, &steps, &stride))
@@ -3682,7 +3698,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     Py_INCREF(UnsupportedError);
     /* The interface version: bendolib/_kernel_abi.py's ABI must equal it, else a stale
        build (an editable install after a pull) is ignored rather than half used. */
-    if (PyModule_AddIntConstant(m, "ABI", 2) ||
+    if (PyModule_AddIntConstant(m, "ABI", 3) ||
         PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
         Py_DECREF(m);

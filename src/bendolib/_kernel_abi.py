@@ -7,7 +7,7 @@ from types import ModuleType
 
 #: The kernel's interface version (``ABI`` in ``_kernel.c``): a build with another one
 #: (say, an editable install not rebuilt after a pull) is not used.
-ABI = 2
+ABI = 3
 
 
 def pure_python_asked() -> bool:

@@ -21,6 +21,7 @@ import attrs
 
 from bendolib.geometry.bend import BendGeometry
 from bendolib.geometry.straight import StraightGeometry
+from bendolib.geometry.triangles import TriangleGeometry
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import FaceEffects, NextDraws, Reverse
@@ -181,6 +182,10 @@ def _effects(effects: Any) -> tuple[tuple[int, int, int], ...]:
 
 def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     """The kernel's description of ``rules`` for ``players`` (raises NotForKernelError)."""
+    if type(rules.geometry) is TriangleGeometry:  # the triangle games: _kernel_tri.c
+        from bendolib._kernel_tri_input import tri_spec_tuple
+
+        return tri_spec_tuple(rules, players)
     _known(rules, "the rule set")
     _known(rules.geometry, "the geometry")
     if rules.penalties is not None:
@@ -247,6 +252,10 @@ def state_tuple(state: GameState) -> tuple[Any, ...]:
     """The kernel's description of ``state``."""
     context = state.context
     board = state.board
+    if type(context.rules.geometry) is TriangleGeometry:  # the triangle games: _kernel_tri.c
+        from bendolib._kernel_tri_input import tri_state_tuple
+
+        return tri_state_tuple(state)
     known = _BOARDS.get(id(board))
     if known is None or known[0] is not board:
         occupancy = board.occupancy
