@@ -319,6 +319,7 @@ def test_finished_rounds_play_nothing_or_the_next_round() -> None:
         assert later.phase == bendolib.state.GAME_OVER
 
 
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
 def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
     """More tiles than 64, or a geometry of the user's: the Python engine plays."""
     from bendolib.geometry.straight import StraightGeometry

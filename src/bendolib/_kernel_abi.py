@@ -41,3 +41,12 @@ def _load() -> ModuleType:
     from bendolib import _kernel
 
     return _kernel
+
+
+#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.c``).
+MAX_TILES = 64
+MAX_PLAYERS = 8
+
+
+class NotForKernelError(Exception):
+    """A rule set or state the kernel does not play (the message says why)."""

@@ -5,7 +5,7 @@ triangle board as a flat *state* tuple.
 
 The kernel knows the triangle parts exactly, by class and by fields: a rule set whose
 part is another class, or a class that gained a parameter the kernel does not know, is
-played by the Python engine (:class:`~bendolib._kernel_input.NotForKernelError` says
+played by the Python engine (:class:`~bendolib._kernel_abi.NotForKernelError` says
 why).  Tile sets of at most 64 triangles with numbers 0 to 14, at most 8 players.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from bendolib._kernel_input import MAX_PLAYERS, MAX_TILES, NotForKernelError
+from bendolib._kernel_abi import MAX_PLAYERS, MAX_TILES, NotForKernelError
 from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry, TrianglePlacement
 from bendolib.geometry.trilattice import cell_coords
 from bendolib.rules.dealing import Deal

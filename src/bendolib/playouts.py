@@ -25,8 +25,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from bendolib._kernel_abi import load_kernel, missing_reason
-from bendolib._kernel_input import NotForKernelError, spec_tuple, state_tuple
+from bendolib._kernel_abi import NotForKernelError, load_kernel, missing_reason
+from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import (
     POLICIES,
     UNTIL,
@@ -159,10 +159,13 @@ def playouts(
                 )
             except (_kernel.UnsupportedError, NotForKernelError) as exc:
                 reason = str(exc)  # a position or an event the kernel leaves to the engine
-    warn_fallback(state.context.rules, state.context.players, reason)
-    return reference_playouts(
+    out = reference_playouts(
         state, count, policy=policy, seed=seed, until=until, record=record, first=first
     )
+    # (after the engine, which raises for the caller's own errors, such as a first move
+    # out of range, which the kernel leaves to it)
+    warn_fallback(state.context.rules, state.context.players, reason)
+    return out
 
 
 __all__ = [
