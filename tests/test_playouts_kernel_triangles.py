@@ -160,3 +160,22 @@ def test_the_public_call_uses_the_kernel_for_the_triangles() -> None:
             warnings.simplefilter("error")
             got = kernel_api.playouts(state, 20, seed=2, record=True)
         assert got == reference_playouts(state, 20, seed=2, record=True)
+
+
+@pytest.mark.parametrize(
+    ("part", "field", "value"),
+    [
+        ("round_scoring", "blocked", "lowest_wins"),
+        ("start", "no_triple", "anything"),
+        ("draw", "when_stuck", "twice"),
+        ("match", "target_check", "never"),
+    ],
+)
+def test_an_unknown_value_falls_back(part: str, field: str, value: str) -> None:
+    """An option that gains a value (engineers add rule options) is not played as another."""
+    rules = bendolib.rules.get("triominoes")
+    changed = attrs.evolve(getattr(rules, part))
+    object.__setattr__(changed, field, value)  # past the validators: a value added later
+    odd = attrs.evolve(rules, **{part: changed})
+    if kernel_api.KERNEL:
+        assert f"{field}={value!r}" in str(kernel_api.kernel_reason(odd, 2))

@@ -11,7 +11,7 @@ why).  Tile sets of at most 64 triangles with numbers 0 to 14, at most 8 players
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -98,6 +98,26 @@ def _known(part: Any, what: str) -> None:
         raise NotForKernelError(f"{what} has parameters {sorted(unknown)} the kernel lacks")
 
 
+def _code(value: object, codes: Mapping[Any, int], what: str) -> int:
+    """
+    The kernel's code of an option's value; NotForKernelError for a value it does not
+    know (an option that gained a value is never played as another).
+    """
+    if type(value) not in (str, bool, type(None)) or value not in codes:
+        raise NotForKernelError(f"{what}={str(value)[:40]!r}, which the kernel does not play")
+    return codes[value]
+
+
+_BOOL = {False: 0, True: 1}
+
+
+def _int(value: object, what: str, low: int = 0) -> int:
+    """A plain int parameter of at least ``low`` (NotForKernelError otherwise)."""
+    if type(value) is not int or not low <= value < 1 << 31:
+        raise NotForKernelError(f"{what}={str(value)[:40]!r}, which the kernel does not play")
+    return value
+
+
 def is_triangle_rules(rules: RuleSet) -> bool:
     """True when ``rules`` lays triangles on the built-in triangle geometry."""
     return type(rules.geometry) is TriangleGeometry
@@ -125,15 +145,19 @@ def _start(start: Any, faces: list[tuple[int, ...]]) -> tuple[Any, ...]:
     """(kind, opens, seat, redeal, triples, fallback): kind 1 HighestTriple, 2 FixedSeat."""
     _known(start, "the start")
     if type(start) is FixedSeat:
-        return (2, 0, start.seat, 0, (), ())
+        return (2, 0, _int(start.seat, "seat"), 0, (), ())
     assert isinstance(start, HighestTriple)
     triples = _order(faces, lambda f: _sum_rank(f) if len(set(f)) == 1 else None)
     fallback: tuple[int, ...] = ()
-    if start.no_triple == "highest_pair":
+    no_triple = _code(
+        start.no_triple, {"highest_pair": 0, "highest_sum": 1, "redeal": 2}, "no_triple"
+    )
+    if no_triple == 0:
         fallback = _order(faces, _pair_rank) + _order(faces, _sum_rank)
-    elif start.no_triple == "highest_sum":
+    elif no_triple == 1:
         fallback = _order(faces, _sum_rank)
-    return (1, int(start.opens), 0, int(start.no_triple == "redeal"), triples, fallback)
+    opens = _code(start.opens, _BOOL, "opens")
+    return (1, opens, 0, int(no_triple == 2), triples, fallback)
 
 
 def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
@@ -174,37 +198,48 @@ def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
         _known(rules.penalties, "the penalties")
         p = rules.penalties
         assert isinstance(p, DrawPenalties)
-        penalties = (1, p.per_draw, p.pass_after_draws, p.pass_when_empty)
+        penalties = (
+            1,
+            _int(p.per_draw, "per_draw"),
+            _int(p.pass_after_draws, "pass_after_draws"),
+            _int(p.pass_when_empty, "pass_when_empty"),
+        )
     play: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0)
     if rules.play_scoring is not None:
         _known(rules.play_scoring, "the play scoring")
         s = rules.play_scoring
         assert isinstance(s, TriangleScoring)
-        play = (1, s.opening_bonus, s.zero_triple_bonus, s.bridge_bonus, *s.hexagon_bonus)
+        bonuses = (s.opening_bonus, s.zero_triple_bonus, s.bridge_bonus, *s.hexagon_bonus)
+        play = (1, *(_int(b, "a bonus", -(1 << 30)) for b in bonuses))
     scoring = rules.round_scoring
     if type(scoring) is TriominoesRoundScoring:
-        round_ = (2, scoring.out_bonus, int(scoring.blocked == "lowest_collects"))
+        blocked = _code(scoring.blocked, {"each_loses": 0, "lowest_collects": 1}, "blocked")
+        round_ = (2, _int(scoring.out_bonus, "out_bonus", -(1 << 30)), blocked)
     else:
         round_ = (1, 0, 0)
+    finish = _code(rules.finish, {"first_out": 0, "last_one_left": 1}, "finish")
     return (
         "triangles",
-        (players, len(tileset), tileset.top, int(rules.finish == "last_one_left"), hand_size),
+        (players, len(tileset), tileset.top, finish, hand_size),
         tiles,
         _start(rules.start, faces),
         (
-            {"never": 0, "once": 1, "until_fits": 2}[draw.when_stuck],
-            int(draw.voluntary),
-            int(draw.must_play),
-            draw.batch,
-            draw.max_per_turn or 0,
-            int(draw.after_voluntary == "pass"),
-            int(draw.when_blocked == "one_each"),
+            _code(draw.when_stuck, {"never": 0, "once": 1, "until_fits": 2}, "when_stuck"),
+            _code(draw.voluntary, _BOOL, "voluntary"),
+            _code(draw.must_play, _BOOL, "must_play"),
+            _int(draw.batch, "batch", 1),
+            0 if draw.max_per_turn is None else _int(draw.max_per_turn, "max_per_turn", 1),
+            _code(draw.after_voluntary, {"play": 0, "pass": 1}, "after_voluntary"),
+            _code(draw.when_blocked, {"as_stuck": 0, "one_each": 1}, "when_blocked"),
         ),
         penalties,
         play,
         round_,
         rules.match.sides(players),
-        (rules.match.target, int(rules.match.target_check == "at_once")),
+        (
+            _int(rules.match.target, "target", 1),
+            _code(rules.match.target_check, {"round_end": 0, "at_once": 1}, "target_check"),
+        ),
     )
 
 
