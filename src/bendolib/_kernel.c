@@ -2052,6 +2052,10 @@ static int cfg_long(PyObject *config, const char *name, long *out) {
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
+static int tri_step_setup(PyObject *config); /* _kernel_tri_step.c */
+static PyObject *tri_step_legal(PyObject *state, int *mine);
+static PyObject *tri_step_apply(PyObject *const *args, int *mine);
+
 static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     if (!PyDict_Check(config)) {
         PyErr_SetString(PyExc_TypeError, "step_setup takes a dict");
@@ -2102,7 +2106,7 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     s_zero = PyLong_FromLong(0);
     s_one_tuple_draw = PyTuple_Pack(1, s_draw);
     s_one_tuple_pass = PyTuple_Pack(1, s_pass);
-    if (!s_zero || !s_one_tuple_draw || !s_one_tuple_pass)
+    if (!s_zero || !s_one_tuple_draw || !s_one_tuple_pass || tri_step_setup(config))
         return NULL;
     step_ready = 1;
     Py_RETURN_NONE;
@@ -2838,6 +2842,10 @@ static PyObject *legal_of(View *v, PyObject *state) {
 }
 
 static PyObject *k_step_legal(PyObject *self, PyObject *state) {
+    int mine;
+    PyObject *tri = tri_step_legal(state, &mine);
+    if (mine)
+        return tri;
     View v;
     int r = view_state(state, &v, 0);
     PyObject *moves = r ? NULL : legal_of(&v, state);
@@ -3540,11 +3548,18 @@ done:
 
 /* step_apply(state, move, listed_for, moves): engine.apply for a move that
  * legal_moves(state) has just listed (``moves``), or None */
+/* the triangle games' step paths */
+#include "_kernel_tri_step.c"
+
 static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "step_apply takes 4 arguments");
         return NULL;
     }
+    int mine;
+    PyObject *tri = tri_step_apply(args, &mine);
+    if (mine)
+        return tri;
     PyObject *state = args[0], *move = args[1], *moves = args[3];
     if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
         Py_RETURN_NONE;

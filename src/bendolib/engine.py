@@ -893,7 +893,8 @@ def _load_step_kernel() -> ModuleType | None:
     _kernel = load_kernel()
     if _kernel is None:
         return None
-    from bendolib.geometry import bend, straight
+    from bendolib.geometry import bend, straight, triangles, trilattice
+    from bendolib.rules.triangles import TriangleScoring
 
     def layout(cls: type) -> tuple[type, tuple[str, ...]]:
         return cls, tuple(f.name for f in attrs.fields(cls))
@@ -941,6 +942,15 @@ def _load_step_kernel() -> ModuleType | None:
             "STRAIGHT": STRAIGHT,
             "OPENING": OPENING,
             "opening": _opening,
+            # the triangle games' paths (_kernel_tri_step.c)
+            "TriangleBoard": layout(triangles.TriangleBoard),
+            "TrianglePlacement": layout(triangles.TrianglePlacement),
+            "OpenEdge": layout(triangles.OpenEdge),
+            "PlaceInCell": layout(PlaceInCell),
+            "Cell": layout(trilattice.Cell),
+            "triangle_tables": triangles._tables,
+            "TriangleGeometry": triangles.TriangleGeometry,
+            "TriangleScoring": TriangleScoring,
         }
     )
     return _kernel

@@ -1,0 +1,810 @@
+/*
+ * bendolib._kernel, the triangle games' step API: #included by _kernel.c after its own
+ * step helpers (Layout, make, new_state, tuple_plus...), before k_step_apply.
+ */
+
+/* -- the step API's hot paths for the triangle games (bendolib.engine) ---------------
+ *
+ * As the chain games' step_legal and step_apply (in _kernel.c, which #includes this
+ * file after them): the commonest cases of legal_moves and apply on a triangle board
+ * with tiles, on the engine's own Python values, exactly what the Python code gives
+ * (bendolib.geometry.triangles.TriangleGeometry.placements and .play,
+ * bendolib.rules.triangles.TriangleScoring.score_move, engine._place), or None for the
+ * rest (a draw or a pass, an empty board, the target checked at once...).  They share
+ * the geometry's memo tables (the fits of each corner pattern, the moves built).
+ */
+
+/* Python triangle-key arithmetic (bendolib.geometry.trilattice: STRIDE 8192) */
+#define PSTRIDE 8192L
+#define POFFSET 4096L
+
+static Layout L_tboard, L_tplacement, L_edge, L_pic, L_cell;
+enum { TB_NUMBERS = 3, TB_FILLED, TB_SITES, TB_PATTERNS };
+static PyObject *t_tables_fn, *t_geometry_type, *t_scoring_type, *t_py_finish_round;
+static PyObject *t_minus_one, *t_both, *t_straight_obj;
+static int t_step_ready = 0;
+
+/* what the triangle step paths need of one rule set (the latest seen) */
+typedef struct {
+    PyObject *rules, *fits, *moves, *by_id;
+    int ok, draws, voluntary, must_play, play, first_out;
+    long opening_bonus, bridge_bonus, hexagon_bonus[3];
+    long points[MAXT];
+    int8_t face[MAXT][3];
+    int n;
+} TriInfo;
+
+static PyObject *ti_current = NULL;
+
+static void ti_free(PyObject *capsule) {
+    TriInfo *ti = PyCapsule_GetPointer(capsule, "bendolib._kernel.TriInfo");
+    if (!ti)
+        return;
+    Py_XDECREF(ti->rules);
+    Py_XDECREF(ti->fits);
+    Py_XDECREF(ti->moves);
+    Py_XDECREF(ti->by_id);
+    PyMem_Free(ti);
+}
+
+static long attr_long(PyObject *o, const char *name, int *bad) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    long x = -1;
+    if (!v || !PyLong_CheckExact(v))
+        *bad = 1;
+    else
+        x = PyLong_AsLong(v);
+    Py_XDECREF(v);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        *bad = 1;
+    }
+    return x;
+}
+
+/* the facts of rules (a new capsule), ti->ok 0 for a rule set these paths leave alone */
+static PyObject *ti_build(PyObject *rules) {
+    TriInfo *ti = PyMem_Calloc(1, sizeof(TriInfo));
+    if (!ti)
+        return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(ti, "bendolib._kernel.TriInfo", ti_free);
+    if (!capsule) {
+        PyMem_Free(ti);
+        return NULL;
+    }
+    Py_INCREF(rules);
+    ti->rules = rules;
+    int bad = 0;
+    PyObject *geometry = PyObject_GetAttrString(rules, "geometry");
+    PyObject *effects = PyObject_GetAttrString(rules, "effects");
+    PyObject *play = PyObject_GetAttrString(rules, "play_scoring");
+    PyObject *match = PyObject_GetAttrString(rules, "match");
+    PyObject *draw = PyObject_GetAttrString(rules, "draw");
+    PyObject *tileset = PyObject_GetAttrString(rules, "tileset");
+    PyObject *tables = NULL, *tiles = NULL;
+    if (!geometry || !effects || !play || !match || !draw || !tileset) {
+        PyErr_Clear();
+        goto done;
+    }
+    if ((PyObject *)Py_TYPE(geometry) != t_geometry_type || effects != Py_None ||
+        (play != Py_None && (PyObject *)Py_TYPE(play) != t_scoring_type) ||
+        attr_is(match, "target_check", "round_end") != 1)
+        goto done;
+    ti->first_out = attr_is(rules, "finish", "first_out");
+    ti->draws = attr_truth(draw, "draws");
+    ti->voluntary = attr_truth(draw, "voluntary");
+    ti->must_play = attr_truth(draw, "must_play");
+    if (ti->first_out < 0 || ti->draws < 0 || ti->voluntary < 0 || ti->must_play < 0)
+        goto done;
+    ti->play = play != Py_None;
+    if (ti->play) {
+        ti->opening_bonus = attr_long(play, "opening_bonus", &bad);
+        ti->bridge_bonus = attr_long(play, "bridge_bonus", &bad);
+        PyObject *hex = PyObject_GetAttrString(play, "hexagon_bonus");
+        if (!hex || !PyTuple_CheckExact(hex) || PyTuple_GET_SIZE(hex) != 3)
+            bad = 1;
+        else
+            for (int k = 0; k < 3; k++) {
+                ti->hexagon_bonus[k] = PyLong_AsLong(PyTuple_GET_ITEM(hex, k));
+                if (PyErr_Occurred()) {
+                    PyErr_Clear();
+                    bad = 1;
+                }
+            }
+        Py_XDECREF(hex);
+    }
+    tables = PyObject_CallOneArg(t_tables_fn, tileset);
+    tiles = PyObject_GetAttrString(tileset, "tiles");
+    ti->by_id = PyObject_GetAttrString(tileset, "_by_id");
+    if (!tables || !tiles || !ti->by_id || !PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 3 ||
+        !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) > MAXT || !PyDict_CheckExact(ti->by_id)) {
+        PyErr_Clear();
+        goto done;
+    }
+    ti->fits = PyTuple_GET_ITEM(tables, 1);
+    ti->moves = PyTuple_GET_ITEM(tables, 2);
+    Py_INCREF(ti->fits);
+    Py_INCREF(ti->moves);
+    if (!PyDict_CheckExact(ti->fits) || !PyDict_CheckExact(ti->moves))
+        goto done;
+    ti->n = (int)PyTuple_GET_SIZE(tiles);
+    for (int i = 0; i < ti->n; i++) {
+        PyObject *tile = PyTuple_GET_ITEM(tiles, i);
+        ti->points[i] = attr_long(tile, "points", &bad);
+        const char *names[3] = {"a", "b", "c"};
+        for (int k = 0; k < 3; k++) {
+            long f = attr_long(tile, names[k], &bad);
+            ti->face[i][k] = (int8_t)(f < -100 || f > 100 ? 0 : f);
+        }
+    }
+    ti->ok = !bad;
+done:
+    PyErr_Clear();
+    Py_XDECREF(geometry);
+    Py_XDECREF(effects);
+    Py_XDECREF(play);
+    Py_XDECREF(match);
+    Py_XDECREF(draw);
+    Py_XDECREF(tileset);
+    Py_XDECREF(tables);
+    Py_XDECREF(tiles);
+    return capsule;
+}
+
+/* the facts of rules, and a reference to the capsule owning them (NULL on error) */
+static TriInfo *ti_of(PyObject *rules, PyObject **owner) {
+    TriInfo *ti = ti_current ? PyCapsule_GetPointer(ti_current, "bendolib._kernel.TriInfo") : NULL;
+    if (!ti || ti->rules != rules) {
+        PyObject *capsule = ti_build(rules);
+        if (!capsule)
+            return NULL;
+        Py_XSETREF(ti_current, capsule);
+        ti = PyCapsule_GetPointer(capsule, "bendolib._kernel.TriInfo");
+    }
+    Py_INCREF(ti_current);
+    *owner = ti_current;
+    return ti;
+}
+
+typedef struct {
+    PyObject *context, *board, *deck, *sites, *patterns, *placements, *owner;
+    TriInfo *ti;
+    long player, stock_pos, direction;
+    uint64_t hands[MAXP], drawn;
+    int nhands;
+} TView;
+
+/* 0: viewed; 1: not for these paths; -1: an error */
+static int t_view(PyObject *state, TView *v) {
+    v->owner = NULL;
+    if (!t_step_ready || Py_TYPE(state) != L_state.type)
+        return 1;
+    v->board = FIELD(state, L_state, S_BOARD);
+    if (Py_TYPE(v->board) != L_tboard.type)
+        return 1;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    if (!context || Py_TYPE(context) != L_context.type)
+        return 1;
+    long phase, opening;
+    if (as_long(FIELD(context, L_context, C_PHASE), &phase) || phase != 0 ||
+        as_long(FIELD(context, L_context, C_OPENING), &opening) || opening >= 0)
+        return 1;
+    v->context = context;
+    v->placements = FIELD(v->board, L_tboard, B_PLACEMENTS);
+    v->sites = FIELD(v->board, L_tboard, TB_SITES);
+    v->patterns = FIELD(v->board, L_tboard, TB_PATTERNS);
+    if (!PyTuple_CheckExact(v->placements) || !PyTuple_GET_SIZE(v->placements) ||
+        !PyTuple_CheckExact(v->sites) || !PyTuple_CheckExact(v->patterns) ||
+        PyTuple_GET_SIZE(v->sites) != PyTuple_GET_SIZE(v->patterns))
+        return 1;
+    PyObject *hands = FIELD(state, L_state, S_HANDS);
+    if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) > MAXP || !PyTuple_GET_SIZE(hands))
+        return 1;
+    v->nhands = (int)PyTuple_GET_SIZE(hands);
+    for (int i = 0; i < v->nhands; i++)
+        if (as_mask(PyTuple_GET_ITEM(hands, i), &v->hands[i]))
+            return 1;
+    if (as_long(FIELD(state, L_state, S_PLAYER), &v->player) || v->player < 0 ||
+        v->player >= v->nhands || as_long(FIELD(state, L_state, S_STOCK), &v->stock_pos) ||
+        as_mask(FIELD(state, L_state, S_DRAWN), &v->drawn) ||
+        as_long(FIELD(context, L_context, C_DIRECTION), &v->direction))
+        return 1;
+    v->deck = FIELD(context, L_context, C_DECK);
+    if (!PyTuple_CheckExact(v->deck))
+        return 1;
+    v->ti = ti_of(FIELD(context, L_context, C_RULES), &v->owner);
+    if (!v->ti)
+        return -1;
+    return v->ti->ok ? 0 : 1;
+}
+
+static PyObject *t_hands_tuple(TView *v) {
+    PyObject *t = PyTuple_New(v->nhands);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < v->nhands; i++) {
+        PyObject *h = PyLong_FromUnsignedLongLong(v->hands[i]);
+        if (!h) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, h);
+    }
+    return t;
+}
+
+/* engine._next_seat */
+static long step_next_seat_t(TView *v, long seat) {
+    for (long k = 0; k < v->nhands; k++) {
+        seat = ((seat + v->direction) % v->nhands + v->nhands) % v->nhands;
+        if (v->hands[seat])
+            break;
+    }
+    return seat;
+}
+
+/* the fit mask of a corner pattern (0 when no tile fits it); -1 on an error */
+static int t_pattern_mask(TriInfo *ti, PyObject *pattern, uint64_t *mask, PyObject **list) {
+    PyObject *found = PyDict_GetItemWithError(ti->fits, pattern);
+    *mask = 0;
+    if (list)
+        *list = NULL;
+    if (!found)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 2 ||
+        as_mask(PyTuple_GET_ITEM(found, 0), mask))
+        return 1;
+    if (list)
+        *list = PyTuple_GET_ITEM(found, 1);
+    return 0;
+}
+
+/* TriangleGeometry.fits on the patterns of a board: 1, 0, -1 error, 2 not handled */
+static int t_step_fits(TriInfo *ti, PyObject *patterns, uint64_t mask) {
+    if (!mask)
+        return 0;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(patterns); k++) {
+        uint64_t m;
+        int r = t_pattern_mask(ti, PyTuple_GET_ITEM(patterns, k), &m, NULL);
+        if (r)
+            return r < 0 ? -1 : 2;
+        if (m & mask)
+            return 1;
+    }
+    return 0;
+}
+
+/* the legal moves (engine.legal_moves on a triangle board with tiles), or NULL */
+static PyObject *t_legal_of(TView *v) {
+    TriInfo *ti = v->ti;
+    uint64_t hand = v->hands[v->player];
+    if (v->drawn)
+        hand &= v->drawn;
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    Py_ssize_t nsites = PyTuple_GET_SIZE(v->sites);
+    for (Py_ssize_t s = 0; s < nsites; s++) {
+        uint64_t mask;
+        PyObject *fitting;
+        int r = t_pattern_mask(ti, PyTuple_GET_ITEM(v->patterns, s), &mask, &fitting);
+        if (r)
+            goto fail;
+        if (!(mask & hand))
+            continue;
+        long site = PyLong_AsLong(PyTuple_GET_ITEM(v->sites, s));
+        if ((site == -1 && PyErr_Occurred()) || !PyTuple_CheckExact(fitting))
+            goto fail;
+        for (Py_ssize_t f = 0; f < PyTuple_GET_SIZE(fitting); f++) {
+            PyObject *pair = PyTuple_GET_ITEM(fitting, f);
+            long i = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+            long rot = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+            if (i < 0 || i >= 64 || !((hand >> i) & 1))
+                continue;
+            PyObject *key = PyLong_FromLong((site * 256 + i) * 4 + rot);
+            if (!key)
+                goto fail;
+            PyObject *move = PyDict_GetItemWithError(ti->moves, key);
+            Py_DECREF(key);
+            if (!move || PyList_Append(list, move)) /* not built yet: Python builds it */
+                goto fail;
+        }
+    }
+    Py_ssize_t places = PyList_GET_SIZE(list);
+    int append = 0; /* 1: DRAW, 2: PASS */
+    if (v->drawn) {
+        if (!places) {
+            Py_DECREF(list);
+            Py_INCREF(s_one_tuple_draw);
+            return s_one_tuple_draw;
+        }
+        append = ti->must_play ? 0 : 2;
+    } else if (ti->draws && v->stock_pos < PyTuple_GET_SIZE(v->deck) && (ti->voluntary || !places)) {
+        append = 1;
+    } else if (!places) {
+        Py_DECREF(list);
+        Py_INCREF(s_one_tuple_pass);
+        return s_one_tuple_pass;
+    }
+    if (append && PyList_Append(list, append == 1 ? s_draw : s_pass))
+        goto fail;
+    PyObject *moves = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return moves;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+/* -- the lattice of the Python keys ----------------------------------------------- */
+
+static inline void pk_corners(long cell, long *c) {
+    long p = cell >> 1;
+    if (cell & 1) {
+        c[0] = p + 1;
+        c[1] = p + PSTRIDE + 1;
+        c[2] = p + PSTRIDE;
+    } else {
+        c[0] = p;
+        c[1] = p + 1;
+        c[2] = p + PSTRIDE;
+    }
+}
+
+static inline void pk_neighbors(long cell, long *nb) {
+    long p = cell >> 1;
+    if (cell & 1) {
+        nb[0] = (p + 1) * 2;
+        nb[1] = (p + PSTRIDE) * 2;
+        nb[2] = p * 2;
+    } else {
+        nb[0] = (p - PSTRIDE) * 2 + 1;
+        nb[1] = p * 2 + 1;
+        nb[2] = (p - 1) * 2 + 1;
+    }
+}
+
+static inline void pk_around(long point, long *c) {
+    c[0] = point * 2;
+    c[1] = (point - PSTRIDE) * 2 + 1;
+    c[2] = (point - PSTRIDE) * 2;
+    c[3] = (point - PSTRIDE - 1) * 2 + 1;
+    c[4] = (point - 1) * 2;
+    c[5] = (point - 1) * 2 + 1;
+}
+
+/* key in the dict d: 1, 0, -1 on an error */
+static int has_key(PyObject *d, long key) {
+    PyObject *k = PyLong_FromLong(key);
+    if (!k)
+        return -1;
+    int r = PyDict_Contains(d, k);
+    Py_DECREF(k);
+    return r;
+}
+
+/* the int at key in d, or dflt; -2 (an error set) on failure */
+static long dict_long(PyObject *d, long key, long dflt) {
+    PyObject *k = PyLong_FromLong(key);
+    if (!k)
+        return -2;
+    PyObject *v = PyDict_GetItemWithError(d, k);
+    Py_DECREF(k);
+    if (!v)
+        return PyErr_Occurred() ? -2 : dflt;
+    long x = PyLong_AsLong(v);
+    return x == -1 && PyErr_Occurred() ? -2 : x;
+}
+
+/* TriangleScoring.score_move's bonuses for a tile laid in cell, filled counting cell too */
+static long t_bonus(TriInfo *ti, PyObject *filled, long cell, int *err) {
+    long c[3], around[6], nb[3];
+    pk_corners(cell, c);
+    int hexagons = 0;
+    for (int k = 0; k < 3; k++) {
+        pk_around(c[k], around);
+        int all = 1;
+        for (int a = 0; a < 6 && all; a++) {
+            int r = around[a] == cell ? 1 : has_key(filled, around[a]);
+            if (r < 0)
+                return *err = 1, 0;
+            all = r;
+        }
+        hexagons += all;
+    }
+    if (hexagons)
+        return ti->hexagon_bonus[hexagons - 1];
+    pk_neighbors(cell, nb);
+    int shared = -1, count = 0;
+    for (int k = 0; k < 3; k++) {
+        int r = has_key(filled, nb[k]);
+        if (r < 0)
+            return *err = 1, 0;
+        if (r) {
+            shared = k;
+            count++;
+        }
+    }
+    if (count != 1)
+        return 0;
+    pk_around(c[(shared + 2) % 3], around);
+    for (int a = 0; a < 6; a++) {
+        if (around[a] == cell)
+            continue;
+        int r = has_key(filled, around[a]);
+        if (r < 0)
+            return *err = 1, 0;
+        if (r)
+            return ti->bridge_bonus;
+    }
+    return 0;
+}
+
+/* the pattern tuple of cell in numbers (-1 where no number) */
+static PyObject *t_pattern_of(PyObject *numbers, long cell) {
+    long c[3];
+    pk_corners(cell, c);
+    PyObject *t = PyTuple_New(3);
+    if (!t)
+        return NULL;
+    for (int k = 0; k < 3; k++) {
+        long x = dict_long(numbers, c[k], -1);
+        PyObject *o = x == -2 ? NULL : PyLong_FromLong(x);
+        if (!o) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, k, o);
+    }
+    return t;
+}
+
+/* a copy of a tuple of ints with item i increased by amount */
+static PyObject *t_add(PyObject *t, long i, long amount) {
+    if (!PyTuple_CheckExact(t) || i >= PyTuple_GET_SIZE(t))
+        return NULL;
+    PyObject *out = PyTuple_New(PyTuple_GET_SIZE(t));
+    if (!out)
+        return NULL;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t); k++) {
+        PyObject *x = PyTuple_GET_ITEM(t, k);
+        if (k == i) {
+            long v = PyLong_AsLong(x);
+            x = v == -1 && PyErr_Occurred() ? NULL : PyLong_FromLong(v + amount);
+            if (!x) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        } else {
+            Py_INCREF(x);
+        }
+        PyTuple_SET_ITEM(out, k, x);
+    }
+    return out;
+}
+
+/* TriangleGeometry.play (board) and engine._place (state) for a listed PlaceInCell */
+static PyObject *t_step_place(TView *v, PyObject *state, PyObject *move) {
+    TriInfo *ti = v->ti;
+    PyObject *tile = FIELD(move, L_pic, 0), *cellobj = FIELD(move, L_pic, 1);
+    PyObject *rotobj = FIELD(move, L_pic, 2);
+    PyObject *out = NULL, *numbers = NULL, *filled = NULL, *ends = NULL, *sites = NULL;
+    PyObject *patterns = NULL, *shown = NULL, *cellkey = NULL, *placement = NULL, *board = NULL;
+    PyObject *hands = NULL, *log = NULL, *context = NULL, *tmp = NULL;
+    long rot, x, y;
+    if (Py_TYPE(cellobj) != L_cell.type || as_long(rotobj, &rot) ||
+        as_long(FIELD(cellobj, L_cell, 0), &x) || as_long(FIELD(cellobj, L_cell, 1), &y) ||
+        x <= -POFFSET || x >= POFFSET || y <= -POFFSET || y >= POFFSET)
+        return NULL;
+    int down = PyObject_IsTrue(FIELD(cellobj, L_cell, 2));
+    if (down < 0)
+        return NULL;
+    PyObject *id = PyLong_FromVoidPtr(tile);
+    if (!id)
+        return NULL;
+    PyObject *index_obj = PyDict_GetItemWithError(ti->by_id, id);
+    Py_DECREF(id);
+    long index;
+    if (!index_obj || as_long(index_obj, &index) || index < 0 || index >= ti->n)
+        return NULL;
+    long cell = ((x + POFFSET) * PSTRIDE + (y + POFFSET)) * 2 + down;
+    PyObject *old_numbers = FIELD(v->board, L_tboard, TB_NUMBERS);
+    PyObject *old_filled = FIELD(v->board, L_tboard, TB_FILLED);
+    PyObject *old_ends = FIELD(v->board, L_tboard, B_ENDS);
+    if (!PyDict_CheckExact(old_numbers) || !PyDict_CheckExact(old_filled) ||
+        !PyTuple_CheckExact(old_ends))
+        return NULL;
+    int err = 0;
+    long gained = 0;
+    if (ti->play) {
+        gained = ti->points[index] + t_bonus(ti, old_filled, cell, &err);
+        if (err)
+            return NULL;
+    }
+    long r = ((rot % 3) + 3) % 3, c[3], nb[3];
+    int face[3];
+    for (int k = 0; k < 3; k++)
+        face[k] = ti->face[index][((k - r) % 3 + 3) % 3];
+    pk_corners(cell, c);
+    pk_neighbors(cell, nb);
+    Py_ssize_t nplaced = PyTuple_GET_SIZE(v->placements);
+    /* the board */
+    if (!(shown = Py_BuildValue("(iii)", face[0], face[1], face[2])) ||
+        !(cellkey = PyLong_FromLong(cell)) || !(numbers = PyDict_Copy(old_numbers)) ||
+        !(filled = PyDict_Copy(old_filled)))
+        goto done;
+    for (int k = 0; k < 3; k++) {
+        PyObject *key = PyLong_FromLong(c[k]);
+        if (!key || PyDict_SetItem(numbers, key, PyTuple_GET_ITEM(shown, k))) {
+            Py_XDECREF(key);
+            goto done;
+        }
+        Py_DECREF(key);
+    }
+    if (!(tmp = PyLong_FromSsize_t(nplaced)) || PyDict_SetItem(filled, cellkey, tmp))
+        goto done;
+    Py_CLEAR(tmp);
+    if (!(ends = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(old_ends); k++) {
+        PyObject *e = PyTuple_GET_ITEM(old_ends, k);
+        long site;
+        if (Py_TYPE(e) != L_edge.type || as_long(FIELD(e, L_edge, 7), &site))
+            goto done;
+        if (site != cell && PyList_Append(ends, e))
+            goto done;
+    }
+    long fresh[3];
+    int nfresh = 0;
+    for (int k = 0; k < 3; k++) {
+        int in = has_key(filled, nb[k]);
+        if (in < 0)
+            goto done;
+        if (in)
+            continue;
+        PyObject *pair = PyTuple_Pack(2, PyTuple_GET_ITEM(shown, k), PyTuple_GET_ITEM(shown, (k + 1) % 3));
+        PyObject *side = PyLong_FromLong(k), *beyond = PyLong_FromLong(nb[k]);
+        PyObject *edge = NULL;
+        if (pair && side && beyond) {
+            PyObject *values[8] = {PyTuple_GET_ITEM(shown, k), t_both, cellkey, side, Py_None, Py_None,
+                                   pair, beyond};
+            edge = make(&L_edge, values);
+        }
+        Py_XDECREF(pair);
+        Py_XDECREF(side);
+        Py_XDECREF(beyond);
+        if (!edge || PyList_Append(ends, edge)) {
+            Py_XDECREF(edge);
+            goto done;
+        }
+        Py_DECREF(edge);
+        fresh[nfresh++] = nb[k];
+    }
+    long touched[18];
+    for (int k = 0; k < 3; k++)
+        pk_around(c[k], touched + 6 * k);
+    Py_ssize_t nsites = PyTuple_GET_SIZE(v->sites);
+    long *kept = PyMem_Malloc((nsites + 4) * sizeof(long));
+    int nkept = 0;
+    if (!kept || !(sites = PyList_New(0)) || !(patterns = PyList_New(0))) {
+        PyMem_Free(kept);
+        if (!kept)
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nsites && !err; k++) {
+        PyObject *so = PyTuple_GET_ITEM(v->sites, k), *pat = PyTuple_GET_ITEM(v->patterns, k);
+        long site;
+        if (as_long(so, &site)) {
+            err = 1;
+            break;
+        }
+        if (site == cell)
+            continue;
+        int hit = 0;
+        for (int t = 0; t < 18; t++)
+            hit |= touched[t] == site;
+        PyObject *p = hit ? t_pattern_of(numbers, site) : (Py_INCREF(pat), pat);
+        if (!p || PyList_Append(sites, so) || PyList_Append(patterns, p))
+            err = 1;
+        Py_XDECREF(p);
+        kept[nkept++] = site;
+    }
+    for (int f = 0; f < nfresh && !err; f++) {
+        int seen = 0;
+        for (int k = 0; k < nkept; k++)
+            seen |= kept[k] == fresh[f];
+        if (seen)
+            continue;
+        PyObject *so = PyLong_FromLong(fresh[f]), *p = t_pattern_of(numbers, fresh[f]);
+        if (!so || !p || PyList_Append(sites, so) || PyList_Append(patterns, p))
+            err = 1;
+        Py_XDECREF(so);
+        Py_XDECREF(p);
+        kept[nkept++] = fresh[f];
+    }
+    PyMem_Free(kept);
+    if (err)
+        goto done;
+    {
+        PyObject *values[9] = {tile, PyTuple_GET_ITEM(shown, 0), PyTuple_GET_ITEM(shown, 1),
+                               t_straight_obj, Py_None, s_zero, cellobj, rotobj, shown};
+        if (!(placement = make(&L_tplacement, values)))
+            goto done;
+    }
+    {
+        PyObject *placements = tuple_plus(v->placements, placement);
+        PyObject *et = PyList_AsTuple(ends), *st = PyList_AsTuple(sites);
+        PyObject *pt = PyList_AsTuple(patterns);
+        if (placements && et && st && pt) {
+            PyObject *values[7] = {placements, et, s_zero, numbers, filled, st, pt};
+            board = make(&L_tboard, values);
+        }
+        Py_XDECREF(placements);
+        Py_XDECREF(et);
+        Py_XDECREF(st);
+        Py_XDECREF(pt);
+        if (!board)
+            goto done;
+    }
+    /* the state (engine._place) */
+    uint64_t bit = (uint64_t)1 << index;
+    v->hands[v->player] &= ~bit;
+    uint64_t hand = v->hands[v->player], all = 0;
+    if (!(hands = t_hands_tuple(v)) || !(log = log_cell(state, move)))
+        goto done;
+    context = v->context;
+    Py_INCREF(context);
+    if (ti->play) {
+        PyObject *values[15];
+        for (int i = 0; i < 15; i++)
+            values[i] = FIELD(context, L_context, i);
+        PyObject *scores = NULL, *points = NULL;
+        if (gained) {
+            scores = t_add(values[C_SCORES], v->player, gained);
+            points = t_add(values[C_PLAYPOINTS], v->player, gained);
+            if (!scores || !points) {
+                Py_XDECREF(scores);
+                Py_XDECREF(points);
+                goto done;
+            }
+            values[C_SCORES] = scores;
+            values[C_PLAYPOINTS] = points;
+        }
+        PyObject *fresh_context = make(&L_context, values);
+        Py_XDECREF(scores);
+        Py_XDECREF(points);
+        if (!fresh_context)
+            goto done;
+        Py_SETREF(context, fresh_context);
+    }
+    PyObject *player = FIELD(state, L_state, S_PLAYER);
+    if (hand) {
+        int blocked = 0;
+        if (!(v->stock_pos < PyTuple_GET_SIZE(v->deck) && ti->draws)) {
+            for (int i = 0; i < v->nhands; i++)
+                all |= v->hands[i];
+            int f = t_step_fits(ti, FIELD(board, L_tboard, TB_PATTERNS), all);
+            if (f < 0 || f > 1)
+                goto done;
+            blocked = !f;
+        }
+        if (!blocked) {
+            long seat = ((v->player + v->direction) % v->nhands + v->nhands) % v->nhands;
+            if (!v->hands[seat])
+                seat = step_next_seat_t(v, seat);
+            out = new_state(hands, board, seat, v->stock_pos, 0, 0, player, log, context);
+            goto done;
+        }
+        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
+        if (placed) {
+            out = PyObject_CallFunctionObjArgs(t_py_finish_round, placed, Py_True, NULL);
+            Py_DECREF(placed);
+        }
+        goto done;
+    }
+    if (!ti->first_out)
+        goto done; /* the rest (last one left) in Python */
+    {
+        PyObject *outs = tuple_plus(FIELD(context, L_context, C_OUT), player);
+        PyObject *with_out = outs ? context_with(context, C_OUT, outs) : NULL;
+        if (!with_out)
+            goto done;
+        Py_SETREF(context, with_out);
+        PyObject *placed = new_state(hands, board, v->player, v->stock_pos, 0, 0, player, log, context);
+        if (placed) {
+            out = PyObject_CallFunctionObjArgs(t_py_finish_round, placed, Py_False, NULL);
+            Py_DECREF(placed);
+        }
+    }
+done:
+    Py_XDECREF(numbers);
+    Py_XDECREF(filled);
+    Py_XDECREF(ends);
+    Py_XDECREF(sites);
+    Py_XDECREF(patterns);
+    Py_XDECREF(shown);
+    Py_XDECREF(cellkey);
+    Py_XDECREF(placement);
+    Py_XDECREF(board);
+    Py_XDECREF(hands);
+    Py_XDECREF(log);
+    Py_XDECREF(context);
+    Py_XDECREF(tmp);
+    return out;
+}
+
+/* step_legal for a triangle state; *mine 0 when the state is not one (the chain paths) */
+static PyObject *tri_step_legal(PyObject *state, int *mine) {
+    *mine = t_step_ready && Py_TYPE(state) == L_state.type &&
+            Py_TYPE(FIELD(state, L_state, S_BOARD)) == L_tboard.type;
+    if (!*mine)
+        return NULL;
+    TView v;
+    int r = t_view(state, &v);
+    PyObject *out = r ? NULL : t_legal_of(&v);
+    Py_XDECREF(v.owner);
+    if (r < 0 || (!out && PyErr_Occurred()))
+        return NULL;
+    if (!out)
+        Py_RETURN_NONE;
+    return out;
+}
+
+/* step_apply for a triangle state (args as k_step_apply's); *mine as tri_step_legal's */
+static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
+    PyObject *state = args[0], *move = args[1], *moves = args[3];
+    *mine = t_step_ready && Py_TYPE(state) == L_state.type &&
+            Py_TYPE(FIELD(state, L_state, S_BOARD)) == L_tboard.type;
+    if (!*mine)
+        return NULL;
+    if (args[2] != state || !PyTuple_CheckExact(moves) || Py_TYPE(move) != L_pic.type)
+        Py_RETURN_NONE;
+    int listed = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(moves) && !listed; i++)
+        listed = PyTuple_GET_ITEM(moves, i) == move;
+    if (!listed)
+        Py_RETURN_NONE;
+    TView v;
+    int r = t_view(state, &v);
+    PyObject *out = r ? NULL : t_step_place(&v, state, move);
+    Py_XDECREF(v.owner);
+    if (r < 0 || (!out && PyErr_Occurred()))
+        return NULL;
+    if (!out)
+        Py_RETURN_NONE;
+    return out;
+}
+
+/* the triangle classes and helpers from step_setup's config (absent: paths off) */
+static int tri_step_setup(PyObject *config) {
+    const char *names[] = {"TriangleBoard", "TrianglePlacement", "OpenEdge", "PlaceInCell", "Cell"};
+    Layout *targets[] = {&L_tboard, &L_tplacement, &L_edge, &L_pic, &L_cell};
+    const int counts[] = {7, 9, 8, 3, 3};
+    t_step_ready = 0;
+    if (!PyDict_GetItemString(config, "TriangleBoard"))
+        return 0; /* an engine without the triangle paths */
+    for (int i = 0; i < 5; i++) {
+        PyObject *spec = PyDict_GetItemString(config, names[i]);
+        if (!spec) {
+            PyErr_Format(PyExc_KeyError, "step_setup: no %s", names[i]);
+            return -1;
+        }
+        if (layout(targets[i], spec))
+            return -1;
+        if (targets[i]->n != counts[i]) {
+            PyErr_Format(PyExc_TypeError, "step_setup: unexpected fields of %s", names[i]);
+            return -1;
+        }
+    }
+    if (!(t_tables_fn = cfg(config, "triangle_tables")) ||
+        !(t_geometry_type = cfg(config, "TriangleGeometry")) ||
+        !(t_scoring_type = cfg(config, "TriangleScoring")) ||
+        !(t_py_finish_round = cfg(config, "finish_round")))
+        return -1;
+    if (!(t_minus_one = PyLong_FromLong(-1)) || !(t_both = PyLong_FromLong(BOTH)) ||
+        !(t_straight_obj = PyLong_FromLong(STRAIGHT)))
+        return -1;
+    t_step_ready = 1;
+    return 0;
+}
