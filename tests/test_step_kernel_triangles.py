@@ -16,7 +16,6 @@ import pytest
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
 from bendolib.geometry.triangles import TriangleBoard
-from bendolib.moves import PlaceInCell
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -26,6 +25,10 @@ OPTIONS = [
     ("triominoes", {"finish": "last_one_left"}),
     ("triominoes", {"play_scoring": None, "target": 60}),
     ("triangle-dominoes", {"voluntary": True, "must_play": True}),
+    ("triominoes", {"after_voluntary": "pass", "pass_when_empty": 10}),
+    ("triominoes", {"when_blocked": "one_each", "per_draw": 2, "max_per_turn": 2}),
+    ("triominoes", {"when_stuck": "once", "batch": 2, "max_per_turn": None}),
+    ("triominoes", {"blocked": "lowest_collects", "penalties": None}),
 ]
 
 
@@ -77,19 +80,20 @@ def test_same_listings_states_and_tables(
 
 
 def test_the_compiled_paths_do_the_work() -> None:
-    """On a triangle board with tiles, step_legal lists and step_apply lays (not None)."""
+    """On a triangle board with tiles, step_legal lists and step_apply lays, draws and
+    passes (never None)."""
     assert engine._step_legal is not None and engine._step_apply is not None
     for name in ("triangle-dominoes", "triominoes"):
-        state = new_game(bendolib.rules.get(name), 2, seed=5)
-        laid = listed = 0
-        for _ in range(30):
-            if state.is_round_over:
-                break
-            legal = legal_moves(state)
-            if state.board.placements and engine._step_legal(state) is not None:
-                listed += 1
-            move = next((m for m in legal if isinstance(m, PlaceInCell)), legal[-1])
-            if isinstance(move, PlaceInCell) and state.board.placements:
-                laid += engine._step_apply(state, move, state, legal) is not None
-            state = apply(state, move)
-        assert listed > 10 and laid > 5, (name, listed, laid)
+        rng = random.Random(name)
+        done: dict[str, int] = {}
+        for seed in range(4):
+            state = new_game(bendolib.rules.get(name), 2, seed=seed)
+            while not state.is_round_over:
+                legal = legal_moves(state)
+                move = legal[rng.randrange(len(legal))]
+                if state.board.placements:
+                    assert engine._step_legal(state) is not None
+                    assert engine._step_apply(state, move, state, legal) is not None
+                    done[type(move).__name__] = done.get(type(move).__name__, 0) + 1
+                state = apply(state, move)
+        assert set(done) == {"PlaceInCell", "Draw", "Pass"}, (name, done)

@@ -21,17 +21,22 @@
 static Layout L_tboard, L_tplacement, L_edge, L_pic, L_cell;
 enum { TB_NUMBERS = 3, TB_FILLED, TB_SITES, TB_PATTERNS };
 static PyObject *t_tables_fn, *t_geometry_type, *t_scoring_type, *t_py_finish_round;
+static PyObject *t_penalties_type;
 static PyObject *t_minus_one, *t_both, *t_straight_obj;
 static int t_step_ready = 0;
 
 /* what the triangle step paths need of one rule set (the latest seen) */
 typedef struct {
-    PyObject *rules, *fits, *moves, *by_id;
+    PyObject *rules, *fits, *moves, *by_id, *tiles;
     int ok, draws, voluntary, must_play, play, first_out;
+    int draw_ok; /* draws and passes: no penalties, or DrawPenalties */
+    int batch, max_per_turn, draw_and_pass, until_fits, one_each, penalties;
+    long per_draw, pass_after_draws, pass_when_empty;
     long opening_bonus, bridge_bonus, hexagon_bonus[3];
     long points[MAXT];
     int8_t face[MAXT][3];
-    int n;
+    int n, bonuses; /* bonuses: some hexagon or bridge bonus is not 0 */
+    TSpec fit;      /* the fit tables of the playout kernel (fitmask, fitstart...) */
 } TriInfo;
 
 static PyObject *ti_current = NULL;
@@ -44,6 +49,7 @@ static void ti_free(PyObject *capsule) {
     Py_XDECREF(ti->fits);
     Py_XDECREF(ti->moves);
     Py_XDECREF(ti->by_id);
+    Py_XDECREF(ti->tiles);
     PyMem_Free(ti);
 }
 
@@ -128,15 +134,47 @@ static PyObject *ti_build(PyObject *rules) {
     if (!PyDict_CheckExact(ti->fits) || !PyDict_CheckExact(ti->moves))
         goto done;
     ti->n = (int)PyTuple_GET_SIZE(tiles);
+    ti->tiles = tiles;
+    Py_INCREF(tiles);
+    {
+        PyObject *penalties = PyObject_GetAttrString(rules, "penalties");
+        PyObject *most = PyObject_GetAttrString(draw, "max_per_turn");
+        int draw_bad = !penalties || !most;
+        if (!draw_bad) {
+            ti->batch = (int)attr_long(draw, "batch", &draw_bad);
+            ti->max_per_turn = most == Py_None ? 0 : (int)attr_long(draw, "max_per_turn", &draw_bad);
+            ti->draw_and_pass = attr_is(draw, "after_voluntary", "pass");
+            ti->until_fits = attr_is(draw, "when_stuck", "until_fits");
+            ti->one_each = attr_is(draw, "when_blocked", "one_each");
+            draw_bad |= ti->draw_and_pass < 0 || ti->until_fits < 0 || ti->one_each < 0 ||
+                        ti->batch < 1 || ti->max_per_turn < 0;
+            ti->penalties = penalties != Py_None;
+            if (ti->penalties) {
+                draw_bad |= (PyObject *)Py_TYPE(penalties) != t_penalties_type;
+                ti->per_draw = attr_long(penalties, "per_draw", &draw_bad);
+                ti->pass_after_draws = attr_long(penalties, "pass_after_draws", &draw_bad);
+                ti->pass_when_empty = attr_long(penalties, "pass_when_empty", &draw_bad);
+            }
+        }
+        Py_XDECREF(penalties);
+        Py_XDECREF(most);
+        PyErr_Clear();
+        ti->draw_ok = !draw_bad;
+    }
     for (int i = 0; i < ti->n; i++) {
         PyObject *tile = PyTuple_GET_ITEM(tiles, i);
         ti->points[i] = attr_long(tile, "points", &bad);
         const char *names[3] = {"a", "b", "c"};
         for (int k = 0; k < 3; k++) {
             long f = attr_long(tile, names[k], &bad);
-            ti->face[i][k] = (int8_t)(f < -100 || f > 100 ? 0 : f);
+            bad |= f < 0 || f > 14; /* a pattern packs (number + 1) in 4 bits */
+            ti->face[i][k] = ti->fit.face[i][k] = (int8_t)(f < 0 || f > 14 ? 0 : f);
         }
     }
+    ti->fit.n = ti->n;
+    t_build_fits(&ti->fit);
+    ti->bonuses = ti->bridge_bonus || ti->hexagon_bonus[0] || ti->hexagon_bonus[1] ||
+                  ti->hexagon_bonus[2];
     ti->ok = !bad;
 done:
     PyErr_Clear();
@@ -243,19 +281,21 @@ static long step_next_seat_t(TView *v, long seat) {
     return seat;
 }
 
-/* the fit mask of a corner pattern (0 when no tile fits it); -1 on an error */
-static int t_pattern_mask(TriInfo *ti, PyObject *pattern, uint64_t *mask, PyObject **list) {
-    PyObject *found = PyDict_GetItemWithError(ti->fits, pattern);
-    *mask = 0;
-    if (list)
-        *list = NULL;
-    if (!found)
-        return PyErr_Occurred() ? -1 : 0;
-    if (!PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 2 ||
-        as_mask(PyTuple_GET_ITEM(found, 0), mask))
+/* the fit mask of a corner pattern (a tuple of 3 numbers, -1 for any) and its index in
+ * the fit tables; 1 for a pattern beyond them */
+static int t_pattern_mask(TriInfo *ti, PyObject *pattern, uint64_t *mask, int *code) {
+    if (!PyTuple_CheckExact(pattern) || PyTuple_GET_SIZE(pattern) != 3)
         return 1;
-    if (list)
-        *list = PyTuple_GET_ITEM(found, 1);
+    int c = 0;
+    for (int k = 0; k < 3; k++) {
+        long x;
+        if (as_long(PyTuple_GET_ITEM(pattern, k), &x) || x < -1 || x > 14)
+            return 1;
+        c |= (int)(x + 1) << (4 * k);
+    }
+    *mask = ti->fit.fitmask[c];
+    if (code)
+        *code = c;
     return 0;
 }
 
@@ -265,13 +305,35 @@ static int t_step_fits(TriInfo *ti, PyObject *patterns, uint64_t mask) {
         return 0;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(patterns); k++) {
         uint64_t m;
-        int r = t_pattern_mask(ti, PyTuple_GET_ITEM(patterns, k), &m, NULL);
-        if (r)
-            return r < 0 ? -1 : 2;
+        if (t_pattern_mask(ti, PyTuple_GET_ITEM(patterns, k), &m, NULL))
+            return 2;
         if (m & mask)
             return 1;
     }
     return 0;
+}
+
+/* PlaceInCell(tiles[i], Cell.from_key(site), rot), remembered in the geometry's table */
+static PyObject *t_new_move(TriInfo *ti, PyObject *key, long site, long i, long rotation) {
+    long p = site >> 1;
+    PyObject *x = PyLong_FromLong(p / PSTRIDE - POFFSET), *y = PyLong_FromLong(p % PSTRIDE - POFFSET);
+    PyObject *cell = NULL, *move = NULL, *kept = NULL, *rot = PyLong_FromLong(rotation);
+    if (x && y && rot) {
+        PyObject *values[3] = {x, y, site & 1 ? Py_True : Py_False};
+        cell = make(&L_cell, values);
+    }
+    if (cell) {
+        PyObject *values[3] = {PyTuple_GET_ITEM(ti->tiles, i), cell, rot};
+        move = make(&L_pic, values);
+    }
+    if (move)
+        kept = PyObject_CallFunctionObjArgs(s_remember, ti->moves, key, move, NULL);
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(rot);
+    Py_XDECREF(cell);
+    Py_XDECREF(move);
+    return kept;
 }
 
 /* the legal moves (engine.legal_moves on a triangle board with tiles), or NULL */
@@ -286,27 +348,28 @@ static PyObject *t_legal_of(TView *v) {
     Py_ssize_t nsites = PyTuple_GET_SIZE(v->sites);
     for (Py_ssize_t s = 0; s < nsites; s++) {
         uint64_t mask;
-        PyObject *fitting;
-        int r = t_pattern_mask(ti, PyTuple_GET_ITEM(v->patterns, s), &mask, &fitting);
-        if (r)
+        int code;
+        if (t_pattern_mask(ti, PyTuple_GET_ITEM(v->patterns, s), &mask, &code))
             goto fail;
         if (!(mask & hand))
             continue;
         long site = PyLong_AsLong(PyTuple_GET_ITEM(v->sites, s));
-        if ((site == -1 && PyErr_Occurred()) || !PyTuple_CheckExact(fitting))
+        if (site == -1 && PyErr_Occurred())
             goto fail;
-        for (Py_ssize_t f = 0; f < PyTuple_GET_SIZE(fitting); f++) {
-            PyObject *pair = PyTuple_GET_ITEM(fitting, f);
-            long i = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
-            long rot = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-            if (i < 0 || i >= 64 || !((hand >> i) & 1))
+        for (int f = ti->fit.fitstart[code]; f < ti->fit.fitstart[code + 1]; f++) {
+            long i = ti->fit.fit_tile[f], rot = ti->fit.fit_rot[f];
+            if (!((hand >> i) & 1))
                 continue;
             PyObject *key = PyLong_FromLong((site * 256 + i) * 4 + rot);
             if (!key)
                 goto fail;
-            PyObject *move = PyDict_GetItemWithError(ti->moves, key);
+            PyObject *move = PyDict_GetItemWithError(ti->moves, key), *built = NULL;
+            if (!move && !PyErr_Occurred()) /* not built yet: PlaceInCell(tile, cell, rot) */
+                move = built = t_new_move(ti, key, site, i, rot);
             Py_DECREF(key);
-            if (!move || PyList_Append(list, move)) /* not built yet: Python builds it */
+            int failed = !move || PyList_Append(list, move);
+            Py_XDECREF(built);
+            if (failed)
                 goto fail;
         }
     }
@@ -517,7 +580,7 @@ static PyObject *t_step_place(TView *v, PyObject *state, PyObject *move) {
     int err = 0;
     long gained = 0;
     if (ti->play) {
-        gained = ti->points[index] + t_bonus(ti, old_filled, cell, &err);
+        gained = ti->points[index] + (ti->bonuses ? t_bonus(ti, old_filled, cell, &err) : 0);
         if (err)
             return NULL;
     }
@@ -734,6 +797,155 @@ done:
     return out;
 }
 
+/* the context with cost taken off the mover's score and play points (a new reference) */
+static PyObject *t_charged(TView *v, long cost) {
+    if (!cost) {
+        Py_INCREF(v->context);
+        return v->context;
+    }
+    PyObject *values[15];
+    for (int i = 0; i < 15; i++)
+        values[i] = FIELD(v->context, L_context, i);
+    PyObject *scores = t_add(values[C_SCORES], v->player, -cost);
+    PyObject *points = t_add(values[C_PLAYPOINTS], v->player, -cost);
+    PyObject *out = NULL;
+    if (scores && points) {
+        values[C_SCORES] = scores;
+        values[C_PLAYPOINTS] = points;
+        out = make(&L_context, values);
+    }
+    Py_XDECREF(scores);
+    Py_XDECREF(points);
+    return out;
+}
+
+/* DrawPenalties.cost */
+static long t_step_cost(TriInfo *ti, int drew, int turn_over, int stock_empty, int drew_before) {
+    if (!ti->penalties)
+        return 0;
+    long cost = drew ? ti->per_draw : 0;
+    if (turn_over) {
+        if (stock_empty)
+            cost += ti->pass_when_empty;
+        else if (drew || drew_before)
+            cost += ti->pass_after_draws;
+        else
+            cost += ti->pass_when_empty;
+    }
+    return cost;
+}
+
+/* engine._end_turn with the values given (v->hands already the new hands) */
+static PyObject *t_step_end_turn(TView *v, PyObject *state, PyObject *hands, long stock_pos,
+                                 uint64_t drawn, long drawn_count, PyObject *log, PyObject *context) {
+    PyObject *last = FIELD(state, L_state, S_LAST);
+    int blocked = 0;
+    if (!(stock_pos < PyTuple_GET_SIZE(v->deck) && v->ti->draws)) {
+        uint64_t all = 0;
+        for (int i = 0; i < v->nhands; i++)
+            all |= v->hands[i];
+        int f = t_step_fits(v->ti, v->patterns, all);
+        if (f < 0 || f > 1)
+            return NULL;
+        blocked = !f;
+    }
+    if (!blocked)
+        return new_state(hands, v->board, step_next_seat_t(v, v->player), stock_pos, 0, 0, last, log,
+                         context);
+    PyObject *ended = new_state(hands, v->board, v->player, stock_pos, drawn, drawn_count, last, log,
+                                context);
+    if (!ended)
+        return NULL;
+    PyObject *out = PyObject_CallFunctionObjArgs(t_py_finish_round, ended, Py_True, NULL);
+    Py_DECREF(ended);
+    return out;
+}
+
+/* engine._draw (and _penalised) for a listed draw */
+static PyObject *t_step_draw(TView *v, PyObject *state, int could_place) {
+    TriInfo *ti = v->ti;
+    long drawn_count;
+    if (as_long(FIELD(state, L_state, S_DCOUNT), &drawn_count))
+        return NULL;
+    long limit = ti->batch, ndeck = PyTuple_GET_SIZE(v->deck), stock = v->stock_pos;
+    if (ti->max_per_turn && ti->max_per_turn - drawn_count < limit)
+        limit = ti->max_per_turn - drawn_count;
+    uint64_t mask = 0;
+    long taken = 0;
+    while (taken < limit && stock < ndeck) {
+        long t;
+        if (as_long(PyTuple_GET_ITEM(v->deck, stock), &t) || t < 0 || t >= 64)
+            return NULL;
+        mask |= (uint64_t)1 << t;
+        stock++;
+        taken++;
+    }
+    uint64_t before = v->drawn;
+    v->hands[v->player] |= mask;
+    uint64_t hand = v->hands[v->player], drawn = before | mask;
+    drawn_count += taken;
+    int keep, f;
+    if (could_place && !before && ti->draw_and_pass) {
+        keep = 0;
+    } else {
+        if ((f = t_step_fits(ti, v->patterns, hand & drawn)) < 0 || f > 1)
+            return NULL;
+        keep = f;
+        if (!keep && ti->until_fits && stock < ndeck) {
+            int more = !ti->max_per_turn || drawn_count < ti->max_per_turn;
+            if (more) {
+                if ((f = t_step_fits(ti, v->patterns, hand & ~drawn)) < 0 || f > 1)
+                    return NULL;
+                keep = !f;
+            }
+            if (keep && ti->one_each) {
+                uint64_t off = 0;
+                for (int i = 0; i < v->nhands; i++)
+                    off |= v->hands[i];
+                for (long k = stock; k < ndeck; k++) {
+                    long t;
+                    if (as_long(PyTuple_GET_ITEM(v->deck, k), &t) || t < 0 || t >= 64)
+                        return NULL;
+                    off |= (uint64_t)1 << t;
+                }
+                if ((f = t_step_fits(ti, v->patterns, off)) < 0 || f > 1)
+                    return NULL;
+                keep = f;
+            }
+        }
+    }
+    long cost = t_step_cost(ti, 1, !keep, stock >= ndeck, before != 0);
+    PyObject *hands = t_hands_tuple(v), *log = log_cell(state, s_draw);
+    PyObject *context = hands && log ? t_charged(v, cost) : NULL, *out = NULL;
+    if (context) {
+        if (keep)
+            out = new_state(hands, v->board, v->player, stock, drawn, drawn_count,
+                            FIELD(state, L_state, S_LAST), log, context);
+        else
+            out = t_step_end_turn(v, state, hands, stock, drawn, drawn_count, log, context);
+    }
+    Py_XDECREF(hands);
+    Py_XDECREF(log);
+    Py_XDECREF(context);
+    return out;
+}
+
+/* a listed pass (engine._end_turn, with _penalised's cost) */
+static PyObject *t_step_pass(TView *v, PyObject *state) {
+    long drawn_count;
+    if (as_long(FIELD(state, L_state, S_DCOUNT), &drawn_count))
+        return NULL;
+    long cost = t_step_cost(v->ti, 0, 1, v->stock_pos >= PyTuple_GET_SIZE(v->deck), v->drawn != 0);
+    PyObject *log = log_cell(state, s_pass);
+    PyObject *context = log ? t_charged(v, cost) : NULL, *out = NULL;
+    if (context)
+        out = t_step_end_turn(v, state, FIELD(state, L_state, S_HANDS), v->stock_pos, v->drawn,
+                              drawn_count, log, context);
+    Py_XDECREF(log);
+    Py_XDECREF(context);
+    return out;
+}
+
 /* step_legal for a triangle state; *mine 0 when the state is not one (the chain paths) */
 static PyObject *tri_step_legal(PyObject *state, int *mine) {
     *mine = t_step_ready && Py_TYPE(state) == L_state.type &&
@@ -758,16 +970,27 @@ static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
             Py_TYPE(FIELD(state, L_state, S_BOARD)) == L_tboard.type;
     if (!*mine)
         return NULL;
-    if (args[2] != state || !PyTuple_CheckExact(moves) || Py_TYPE(move) != L_pic.type)
+    if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
         Py_RETURN_NONE;
-    int listed = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(moves) && !listed; i++)
-        listed = PyTuple_GET_ITEM(moves, i) == move;
-    if (!listed)
+    Py_ssize_t n = PyTuple_GET_SIZE(moves);
+    int kind = 0; /* 1: a listed placement, 2: the listed draw, 3: the listed pass */
+    if (Py_TYPE(move) == L_pic.type) {
+        for (Py_ssize_t i = 0; i < n && !kind; i++)
+            kind = PyTuple_GET_ITEM(moves, i) == move;
+    } else if (PyTuple_GET_ITEM(moves, n - 1) == move && (move == s_draw || move == s_pass)) {
+        kind = move == s_draw ? 2 : 3;
+    }
+    if (!kind)
         Py_RETURN_NONE;
     TView v;
     int r = t_view(state, &v);
-    PyObject *out = r ? NULL : t_step_place(&v, state, move);
+    PyObject *out = NULL;
+    if (!r && kind == 1)
+        out = t_step_place(&v, state, move);
+    else if (!r && v.ti->draw_ok && kind == 2)
+        out = t_step_draw(&v, state, (PyObject *)Py_TYPE(PyTuple_GET_ITEM(moves, 0)) != s_draw_type);
+    else if (!r && v.ti->draw_ok)
+        out = t_step_pass(&v, state);
     Py_XDECREF(v.owner);
     if (r < 0 || (!out && PyErr_Occurred()))
         return NULL;
@@ -800,7 +1023,8 @@ static int tri_step_setup(PyObject *config) {
     if (!(t_tables_fn = cfg(config, "triangle_tables")) ||
         !(t_geometry_type = cfg(config, "TriangleGeometry")) ||
         !(t_scoring_type = cfg(config, "TriangleScoring")) ||
-        !(t_py_finish_round = cfg(config, "finish_round")))
+        !(t_py_finish_round = cfg(config, "finish_round")) ||
+        !(t_penalties_type = cfg(config, "DrawPenalties")))
         return -1;
     if (!(t_minus_one = PyLong_FromLong(-1)) || !(t_both = PyLong_FromLong(BOTH)) ||
         !(t_straight_obj = PyLong_FromLong(STRAIGHT)))

@@ -894,6 +894,7 @@ def _load_step_kernel() -> ModuleType | None:
     if _kernel is None:
         return None
     from bendolib.geometry import bend, straight, triangles, trilattice
+    from bendolib.rules.penalties import DrawPenalties
     from bendolib.rules.triangles import TriangleScoring
 
     def layout(cls: type) -> tuple[type, tuple[str, ...]]:
@@ -951,6 +952,7 @@ def _load_step_kernel() -> ModuleType | None:
             "triangle_tables": triangles._tables,
             "TriangleGeometry": triangles.TriangleGeometry,
             "TriangleScoring": TriangleScoring,
+            "DrawPenalties": DrawPenalties,
         }
     )
     return _kernel
