@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
 from bendolib.geometry.triangles import TriangleBoard
+from bendolib.rules.drawing import DrawPolicy
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -97,3 +99,33 @@ def test_the_compiled_paths_do_the_work() -> None:
                     done[type(move).__name__] = done.get(type(move).__name__, 0) + 1
                 state = apply(state, move)
         assert set(done) == {"PlaceInCell", "Draw", "Pass"}, (name, done)
+
+
+@attrs.frozen
+class _DrawMore(DrawPolicy):
+    """A draw policy that gained a parameter: the compiled paths do not know it."""
+
+    extra: int = 0
+
+
+def test_a_part_with_an_unknown_parameter_is_left_to_python() -> None:
+    rules = bendolib.rules.get("triominoes")
+    draw = rules.draw
+    mine = rules.configure(
+        "triominoes-more",
+        draw=_DrawMore(
+            when_stuck=draw.when_stuck,
+            voluntary=draw.voluntary,
+            must_play=draw.must_play,
+            max_per_turn=draw.max_per_turn,
+            after_voluntary=draw.after_voluntary,
+            when_blocked=draw.when_blocked,
+        ),
+    )
+    state = new_game(mine, 2, seed=3)
+    state = apply(state, legal_moves(state)[0])
+    assert state.board.placements
+    assert engine._step_legal is not None and engine._step_legal(state) is None
+    legal = legal_moves(state)
+    assert engine._step_apply is not None
+    assert engine._step_apply(state, legal[0], state, legal) is None

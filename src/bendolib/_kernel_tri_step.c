@@ -68,6 +68,50 @@ static long attr_long(PyObject *o, const char *name, int *bad) {
     return x;
 }
 
+/* 1 when every attrs field of part's class is one of names (NULL-ended): a part that
+ * gained a parameter is left to the Python engine, as _kernel_tri_input's KNOWN_FIELDS */
+static int t_fields_known(PyObject *part, const char *const *names) {
+    PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(part), "__attrs_attrs__");
+    if (!fields || !PyTuple_Check(fields)) {
+        Py_XDECREF(fields);
+        PyErr_Clear();
+        return 0;
+    }
+    int known = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fields) && known; i++) {
+        PyObject *name = PyObject_GetAttrString(PyTuple_GET_ITEM(fields, i), "name");
+        known = 0;
+        for (int k = 0; name && PyUnicode_Check(name) && names[k] && !known; k++)
+            known = PyUnicode_CompareWithASCIIString(name, names[k]) == 0;
+        Py_XDECREF(name);
+    }
+    Py_DECREF(fields);
+    PyErr_Clear();
+    return known;
+}
+
+static const char *const T_RULESET_FIELDS[] = {
+    "name", "tileset", "geometry", "deal", "start", "draw", "round_scoring", "match",
+    "play_scoring", "finish", "wild_faces", "effects", "description", "wild_mask", "listing",
+    "closing", "even_closing", "penalties", NULL};
+static const char *const T_GEOMETRY_FIELDS[] = {"name", "uses_bends", NULL};
+static const char *const T_DRAW_FIELDS[] = {"when_stuck", "voluntary", "must_play", "batch",
+                                            "max_per_turn", "draws", "after_voluntary",
+                                            "when_blocked", NULL};
+static const char *const T_MATCH_FIELDS[] = {"target", "teams", "_seats", "target_check", NULL};
+static const char *const T_SCORING_FIELDS[] = {"opening_bonus", "zero_triple_bonus",
+                                               "bridge_bonus", "hexagon_bonus", NULL};
+static const char *const T_PENALTY_FIELDS[] = {"per_draw", "pass_after_draws", "pass_when_empty",
+                                               NULL};
+
+/* 1 when attribute name of o is one of the texts (NULL-ended) */
+static int t_one_of(PyObject *o, const char *name, const char *const *texts) {
+    for (int k = 0; texts[k]; k++)
+        if (attr_is(o, name, texts[k]) == 1)
+            return 1;
+    return 0;
+}
+
 /* the facts of rules (a new capsule), ti->ok 0 for a rule set these paths leave alone */
 static PyObject *ti_build(PyObject *rules) {
     TriInfo *ti = PyMem_Calloc(1, sizeof(TriInfo));
@@ -96,6 +140,19 @@ static PyObject *ti_build(PyObject *rules) {
         (play != Py_None && (PyObject *)Py_TYPE(play) != t_scoring_type) ||
         attr_is(match, "target_check", "round_end") != 1)
         goto done;
+    {
+        static const char *const finishes[] = {"first_out", "last_one_left", NULL};
+        static const char *const stuck[] = {"never", "once", "until_fits", NULL};
+        static const char *const after[] = {"pass", "play", NULL};
+        static const char *const blocked[] = {"one_each", "as_stuck", NULL};
+        if (!t_fields_known(rules, T_RULESET_FIELDS) ||
+            !t_fields_known(geometry, T_GEOMETRY_FIELDS) || !t_fields_known(draw, T_DRAW_FIELDS) ||
+            !t_fields_known(match, T_MATCH_FIELDS) ||
+            (play != Py_None && !t_fields_known(play, T_SCORING_FIELDS)) ||
+            !t_one_of(rules, "finish", finishes) || !t_one_of(draw, "when_stuck", stuck) ||
+            !t_one_of(draw, "after_voluntary", after) || !t_one_of(draw, "when_blocked", blocked))
+            goto done;
+    }
     ti->first_out = attr_is(rules, "finish", "first_out");
     ti->draws = attr_truth(draw, "draws");
     ti->voluntary = attr_truth(draw, "voluntary");
@@ -150,7 +207,8 @@ static PyObject *ti_build(PyObject *rules) {
                         ti->batch < 1 || ti->max_per_turn < 0;
             ti->penalties = penalties != Py_None;
             if (ti->penalties) {
-                draw_bad |= (PyObject *)Py_TYPE(penalties) != t_penalties_type;
+                draw_bad |= (PyObject *)Py_TYPE(penalties) != t_penalties_type ||
+                            !t_fields_known(penalties, T_PENALTY_FIELDS);
                 ti->per_draw = attr_long(penalties, "per_draw", &draw_bad);
                 ti->pass_after_draws = attr_long(penalties, "pass_after_draws", &draw_bad);
                 ti->pass_when_empty = attr_long(penalties, "pass_when_empty", &draw_bad);
