@@ -1014,10 +1014,10 @@ static PyObject *tri_step_legal(PyObject *state, int *mine) {
     int r = t_view(state, &v);
     PyObject *out = r ? NULL : t_legal_of(&v);
     Py_XDECREF(v.owner);
-    if (r < 0 || (!out && PyErr_Occurred()))
-        return NULL;
-    if (!out)
+    if (!out) {
+        PyErr_Clear(); /* anything unusual: the Python engine answers (or raises) */
         Py_RETURN_NONE;
+    }
     return out;
 }
 
@@ -1050,10 +1050,10 @@ static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
     else if (!r && v.ti->draw_ok)
         out = t_step_pass(&v, state);
     Py_XDECREF(v.owner);
-    if (r < 0 || (!out && PyErr_Occurred()))
-        return NULL;
-    if (!out)
+    if (!out) {
+        PyErr_Clear(); /* anything unusual: the Python engine answers (or raises) */
         Py_RETURN_NONE;
+    }
     return out;
 }
 
