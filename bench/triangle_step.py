@@ -2,12 +2,13 @@
 
     python bench/triangle_step.py [--slice 0.3] [--rounds 5] [--players 2]
 
-Random playouts (every move uniform among ``legal_moves``, ``apply`` a new state each
-move, from the same dealt positions) of Triangle Dominoes and Triominoes, slice by slice
-with the compiled step paths (``engine._step_legal``, ``_step_apply``) and with them
-switched off (the Python engine), so that both see the same load.  Prints playouts per
-CPU second, median (min - max), and the ratio of each interleaved pair (min / median /
-max).  Plain script: asserts nothing.
+Random rounds of Triangle Dominoes and Triominoes (dealt positions, every move uniform
+among ``legal_moves``, chosen once beforehand and replayed: the timed loop is
+``legal = legal_moves(state); state = apply(state, legal[k])`` and nothing else), slice
+by slice with the compiled step paths (``engine._step_legal``, ``_step_apply``) and with
+them switched off (the Python engine), so that both see the same load.  Prints rounds
+per CPU second, median (min - max), and the ratio of each interleaved pair (min /
+median / max).  Plain script: asserts nothing.
 """
 
 from __future__ import annotations
@@ -20,19 +21,34 @@ import time
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
 
+Round = tuple[GameState, tuple[int, ...]]
 
-def rate(states: list[GameState], compiled: bool, slice_s: float, rng: random.Random) -> float:
+
+def rounds(states: list[GameState], rng: random.Random) -> list[Round]:
+    """Each dealt state with the indices of a random round's moves."""
+    out = []
+    for state in states:
+        start, choices = state, []
+        while not state.is_round_over:
+            legal = legal_moves(state)
+            choices.append(rng.randrange(len(legal)))
+            state = apply(state, legal[choices[-1]])
+        out.append((start, tuple(choices)))
+    return out
+
+
+def rate(games: list[Round], compiled: bool, slice_s: float, first: int) -> float:
     saved = engine._step_legal, engine._step_apply
     if not compiled:
         engine._step_legal = engine._step_apply = None
     try:
-        count, k = 0, rng.randrange(len(states))
+        count, k = 0, first
         start = time.process_time()
         while time.process_time() - start < slice_s:
-            state = states[k % len(states)]
-            while not state.is_round_over:
+            state, choices = games[k % len(games)]
+            for index in choices:
                 legal = legal_moves(state)
-                state = apply(state, legal[rng.randrange(len(legal))])
+                state = apply(state, legal[index])
             count += 1
             k += 1
         return count / (time.process_time() - start)
@@ -49,16 +65,16 @@ def main() -> None:
     if engine._step_legal is None:
         print("the compiled kernel is not loaded: nothing to compare")
         return
-    print(f"{'rule set':18} {'p':>2} {'compiled playouts/s':>26} {'Python playouts/s':>22} ratio")
+    print(f"{'rule set':18} {'p':>2} {'compiled rounds/s':>26} {'Python rounds/s':>22} ratio")
     for name in ("triangle-dominoes", "triominoes"):
         rules = bendolib.rules.get(name)
         states = [new_game(rules, args.players, seed=seed) for seed in range(50)]
-        rng = random.Random(1)
-        rate(states, True, 0.5, rng)  # warm the memo tables
+        games = rounds(states, random.Random(1))
+        rate(games, True, 0.5, 0)  # warm the memo tables
         fast, slow, ratios = [], [], []
-        for _ in range(args.rounds):
-            f = rate(states, True, args.slice, rng)
-            s = rate(states, False, args.slice, rng)
+        for r in range(args.rounds):
+            f = rate(games, True, args.slice, 7 * r)
+            s = rate(games, False, args.slice, 7 * r)
             fast.append(f)
             slow.append(s)
             ratios.append(f / s)
