@@ -47,7 +47,8 @@ typedef struct {
     int scoring, out_bonus, lowest_collects;
     int nsides, side_of[MAXP], side_size[MAXP], side_seats[MAXP][MAXP];
     int64_t target;
-    int at_once;
+    int at_once, round_winner;      /* Match.target_check "at_once", several "round_winner" */
+    int zero_instead, zero_tile;    /* HighestTriple.zero_instead; the 0-0-0 tile, or -1 */
     /* the fits of each corner pattern: a mask, and the (tile, rotation) pairs in order */
     mask_t fitmask[TPATTERNS];
     uint16_t fitstart[TPATTERNS + 1];
@@ -290,8 +291,16 @@ static int t_list_moves(const TSpec *sp, const TState *st, TList *list) {
     list->count = 0;
     if (st->phase != PLAYING)
         return st->phase == ROUND_OVER ? t_push(list, K_NEXT, 0, 0, 0) : 0;
-    if (st->opening >= 0)
-        return t_push(list, K_PLACE, TORIGIN, st->opening, 0);
+    if (st->opening >= 0) {
+        if (t_push(list, K_PLACE, TORIGIN, st->opening, 0))
+            return E_UNSUPPORTED;
+        /* HighestTriple.alternatives: 0-0-0 may open instead of another triple */
+        int zero = sp->zero_tile;
+        if (sp->zero_instead && zero >= 0 && zero != st->opening &&
+            ((sp->triples >> st->opening) & 1) && ((st->hands[st->current] >> zero) & 1))
+            return t_push(list, K_PLACE, TORIGIN, zero, 0);
+        return 0;
+    }
     mask_t hand = st->hands[st->current];
     if (st->drawn)
         hand &= st->drawn;
@@ -321,7 +330,9 @@ static int64_t t_hand_points(const TSpec *sp, mask_t hand) {
     return total;
 }
 
-static int t_match_winner(const TSpec *sp, const TState *st) {
+/* Match.winner; round_sides: a mask of the sides that won the round just ended (read under
+ * several="round_winner"; 0 from a placement under target_check="at_once") */
+static int t_match_winner(const TSpec *sp, const TState *st, unsigned round_sides) {
     int64_t totals[MAXP], best = 0;
     for (int i = 0; i < sp->nsides; i++) {
         totals[i] = 0;
@@ -332,6 +343,19 @@ static int t_match_winner(const TSpec *sp, const TState *st) {
     }
     if (best < sp->target)
         return -1;
+    if (sp->round_winner) {
+        int reached = 0, won = 0, side = -1;
+        for (int i = 0; i < sp->nsides; i++)
+            if (totals[i] >= sp->target) {
+                reached++;
+                if ((round_sides >> i) & 1) {
+                    won++;
+                    side = i;
+                }
+            }
+        if (reached > 1 && won == 1)
+            return side;
+    }
     int leader = -1;
     for (int i = 0; i < sp->nsides; i++)
         if (totals[i] == best) {
@@ -395,7 +419,10 @@ static void t_finish_round(const TSpec *sp, TState *st, int blocked) {
     memcpy(st->r_order, st->out, sizeof st->out);
     st->r_nwinners = nwinners;
     memcpy(st->r_winners, winners, (size_t)nwinners);
-    int winner = t_match_winner(sp, st);
+    unsigned round_sides = 0;
+    for (int k = 0; k < nwinners; k++)
+        round_sides |= 1u << sp->side_of[winners[k]];
+    int winner = t_match_winner(sp, st, round_sides);
     st->phase = winner >= 0 ? GAME_OVER : ROUND_OVER;
     st->match_winner = winner;
     st->drawn = 0;
@@ -473,7 +500,7 @@ static int t_place(const TSpec *sp, TState *st, const TMove *m) {
         st->scores[player] += gained;
         st->play_points[player] += gained;
         if (sp->at_once) {
-            int winner = t_match_winner(sp, st);
+            int winner = t_match_winner(sp, st, 0);
             if (winner >= 0) {
                 t_stop_match(sp, st, player, winner);
                 return 0;
@@ -810,10 +837,10 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
              *pen = PyTuple_GET_ITEM(t, 5), *play = PyTuple_GET_ITEM(t, 6),
              *scoring = PyTuple_GET_ITEM(t, 7), *sides = PyTuple_GET_ITEM(t, 8),
              *match = PyTuple_GET_ITEM(t, 9);
-    if (tuple_of(head, 5, "head") || tuple_of(tiles, -1, "tiles") || tuple_of(start, 6, "start") ||
+    if (tuple_of(head, 5, "head") || tuple_of(tiles, -1, "tiles") || tuple_of(start, 7, "start") ||
         tuple_of(draw, 7, "draw") || tuple_of(pen, 4, "penalties") || tuple_of(play, 7, "play") ||
         tuple_of(scoring, 3, "scoring") || tuple_of(sides, -1, "sides") ||
-        tuple_of(match, 2, "match"))
+        tuple_of(match, 3, "match"))
         return -1;
     GET(head, 0, sp->players);
     GET(head, 1, sp->n);
@@ -840,11 +867,16 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
             sp->triples |= (mask_t)1 << i;
     }
     sp->full = sp->n == 64 ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
+    sp->zero_tile = -1;
+    for (int i = 0; i < sp->n && sp->zero_tile < 0; i++)
+        if (!sp->face[i][0] && !sp->face[i][1] && !sp->face[i][2])
+            sp->zero_tile = i;
     t_build_fits(sp);
     GET(start, 0, sp->start_kind);
     GET(start, 1, sp->start_opens);
     GET(start, 2, sp->start_seat);
     GET(start, 3, sp->start_redeal);
+    GET(start, 6, sp->zero_instead);
     if (sp->start_kind != TSTART_HIGHEST_TRIPLE && sp->start_kind != TSTART_FIXED)
         return unsupported("a start the kernel does not know");
     if (t_read_order(PyTuple_GET_ITEM(start, 4), sp->triple_order, MAXT, sp->n, &sp->ntriples) ||
@@ -904,6 +936,7 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
             return unsupported("a seat on no side");
     GET(match, 0, sp->target);
     GET(match, 1, sp->at_once);
+    GET(match, 2, sp->round_winner);
     return 0;
 }
 

@@ -76,8 +76,9 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
             "when_blocked",
         }
     ),
-    Match: frozenset({"target", "teams", "_seats", "target_check"}),
-    HighestTriple: frozenset({"no_triple", "opens"}),
+    # (``several`` and ``zero_instead``: issue 21's options, read when the class has them)
+    Match: frozenset({"target", "teams", "_seats", "target_check", "several"}),
+    HighestTriple: frozenset({"no_triple", "opens", "zero_instead"}),
     FixedSeat: frozenset({"seat"}),
     TriangleScoring: frozenset(
         {"opening_bonus", "zero_triple_bonus", "bridge_bonus", "hexagon_bonus"}
@@ -142,10 +143,13 @@ def _order(
 
 
 def _start(start: Any, faces: list[tuple[int, ...]]) -> tuple[Any, ...]:
-    """(kind, opens, seat, redeal, triples, fallback): kind 1 HighestTriple, 2 FixedSeat."""
+    """
+    (kind, opens, seat, redeal, triples, fallback, zero_instead): kind 1 HighestTriple,
+    2 FixedSeat.
+    """
     _known(start, "the start")
     if type(start) is FixedSeat:
-        return (2, 0, _int(start.seat, "seat"), 0, (), ())
+        return (2, 0, _int(start.seat, "seat"), 0, (), (), 0)
     assert isinstance(start, HighestTriple)
     triples = _order(faces, lambda f: _sum_rank(f) if len(set(f)) == 1 else None)
     fallback: tuple[int, ...] = ()
@@ -157,7 +161,8 @@ def _start(start: Any, faces: list[tuple[int, ...]]) -> tuple[Any, ...]:
     elif no_triple == 1:
         fallback = _order(faces, _sum_rank)
     opens = _code(start.opens, _BOOL, "opens")
-    return (1, opens, 0, int(no_triple == 2), triples, fallback)
+    zero = _code(getattr(start, "zero_instead", False), _BOOL, "zero_instead")
+    return (1, opens, 0, int(no_triple == 2), triples, fallback, zero)
 
 
 def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
@@ -239,6 +244,11 @@ def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
         (
             _int(rules.match.target, "target", 1),
             _code(rules.match.target_check, {"round_end": 0, "at_once": 1}, "target_check"),
+            _code(
+                getattr(rules.match, "several", "highest"),
+                {"highest": 0, "round_winner": 1},
+                "several",
+            ),
         ),
     )
 

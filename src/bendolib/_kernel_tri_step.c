@@ -98,7 +98,8 @@ static const char *const T_GEOMETRY_FIELDS[] = {"name", "uses_bends", NULL};
 static const char *const T_DRAW_FIELDS[] = {"when_stuck", "voluntary", "must_play", "batch",
                                             "max_per_turn", "draws", "after_voluntary",
                                             "when_blocked", NULL};
-static const char *const T_MATCH_FIELDS[] = {"target", "teams", "_seats", "target_check", NULL};
+static const char *const T_MATCH_FIELDS[] = {"target", "teams", "_seats", "target_check",
+                                             "several", NULL};
 static const char *const T_SCORING_FIELDS[] = {"opening_bonus", "zero_triple_bonus",
                                                "bridge_bonus", "hexagon_bonus", NULL};
 static const char *const T_PENALTY_FIELDS[] = {"per_draw", "pass_after_draws", "pass_when_empty",
