@@ -23,6 +23,7 @@ from bendolib import playouts as kernel_api
 from bendolib._kernel_input import state_tuple
 from bendolib._playouts_reference import reference_playouts
 from bendolib.errors import KernelFallbackWarning
+from bendolib.rules.scoring import FinishingOrder, HighestPlayScore, WinnerTakesPips
 from bendolib.rules.starting import FixedSeat
 from bendolib.rules.triangles import TriangleScoring
 from test_playouts_kernel import assert_same, code, compile_for, kernel_playouts, starts
@@ -58,6 +59,38 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("triominoes", {"penalties": None, "play_scoring": None, "target": 60}),
     ("triominoes", {"finish": "last_one_left"}),
     ("triominoes", {"teams": ((0, 2), (1, 3)), "hand_sizes": {4: 7}}),
+    # Triangle Dominoes' other reading (issue 21 point 4): the player out collects, the
+    # lowest blocked hand collects; and the chain games' other round scorings
+    (
+        "triangle-dominoes",
+        {
+            "when_stuck": "until_fits",
+            "play_scoring": None,
+            "round_scoring": WinnerTakesPips(
+                blocked_winner="lowest_seat", tie="nobody", minus_own=True
+            ),
+            "target": 100,
+        },
+    ),
+    ("triominoes", {"round_scoring": WinnerTakesPips(takes="all", out_wins=False)}),
+    (
+        "triominoes",
+        {
+            "teams": ((0, 2), (1, 3)),
+            "hand_sizes": {4: 7},
+            "round_scoring": WinnerTakesPips(blocked_winner="lowest_side", tie="locker_loses"),
+        },
+    ),
+    ("triominoes", {"round_scoring": WinnerTakesPips(win_points=30)}),
+    ("triangle-dominoes", {"round_scoring": HighestPlayScore(), "target": 150}),
+    (
+        "triangle-dominoes",
+        {
+            "round_scoring": FinishingOrder(
+                table={2: (20, 0), 3: (25, 10, 0), 4: (30, 20, 10, 0)}, tie="share"
+            )
+        },
+    ),
 ]
 
 

@@ -30,7 +30,7 @@
 #define TRI_CAPSULE "bendolib._kernel.TriSpec"
 
 enum { F_UP = 1, F_DOWN = 2, F_SITE_UP = 4, F_SITE_DOWN = 8 };
-enum { TSCORE_MOST_PLAY = 1, TSCORE_TRIOMINOES = 2 };
+enum { TSCORE_MOST_PLAY = 1, TSCORE_TRIOMINOES = 2, TSCORE_CHAIN = 3 };
 enum { TSTART_HIGHEST_TRIPLE = 1, TSTART_FIXED = 2 };
 
 typedef struct {
@@ -53,6 +53,8 @@ typedef struct {
     mask_t fitmask[TPATTERNS];
     uint16_t fitstart[TPATTERNS + 1];
     uint8_t fit_tile[MAXT * 3 * 8], fit_rot[MAXT * 3 * 8];
+    /* a chain game's round scoring (TSCORE_CHAIN): the chain kernel's score_round reads it */
+    Spec chain;
 } TSpec;
 
 typedef struct {
@@ -71,6 +73,7 @@ typedef struct {
     int64_t scores[MAXP], play_points[MAXP];
     int8_t out[MAXP];
     int nout, nplaced, nsites;
+    int err; /* E_UNSUPPORTED: an event left to the Python engine (a scorer that raises) */
     /* the latest finished round */
     int has_result, r_blocked, r_nout, r_nwinners;
     int8_t r_order[MAXP], r_winners[MAXP];
@@ -375,7 +378,18 @@ static void t_finish_round(const TSpec *sp, TState *st, int blocked) {
         hp[s] = t_hand_points(sp, st->hands[s]);
         total += hp[s];
     }
-    if (sp->scoring == TSCORE_MOST_PLAY) {
+    if (sp->scoring == TSCORE_CHAIN) {
+        /* the chain kernel's score_round on the few fields it reads of a state */
+        KState ks;
+        ks.nout = st->nout;
+        memcpy(ks.out, st->out, sizeof ks.out);
+        ks.last_placer = st->last_placer;
+        memcpy(ks.play_points, st->play_points, sizeof ks.play_points);
+        if (score_round(&sp->chain, &ks, blocked, hp, points, winners, &nwinners)) {
+            st->err = E_UNSUPPORTED;
+            return;
+        }
+    } else if (sp->scoring == TSCORE_MOST_PLAY) {
         int64_t best = st->play_points[0];
         for (int s = 1; s < players; s++)
             if (st->play_points[s] > best)
@@ -830,13 +844,13 @@ static int t_read_order(PyObject *t, int8_t *out, int cap, int n, int *count) {
 /* spec tuple: see bendolib._kernel_tri_input.tri_spec_tuple */
 static int tri_read_spec(PyObject *t, TSpec *sp) {
     memset(sp, 0, sizeof *sp);
-    if (tuple_of(t, 10, "triangle spec"))
+    if (tuple_of(t, 11, "triangle spec"))
         return -1;
     PyObject *head = PyTuple_GET_ITEM(t, 1), *tiles = PyTuple_GET_ITEM(t, 2),
              *start = PyTuple_GET_ITEM(t, 3), *draw = PyTuple_GET_ITEM(t, 4),
              *pen = PyTuple_GET_ITEM(t, 5), *play = PyTuple_GET_ITEM(t, 6),
              *scoring = PyTuple_GET_ITEM(t, 7), *sides = PyTuple_GET_ITEM(t, 8),
-             *match = PyTuple_GET_ITEM(t, 9);
+             *match = PyTuple_GET_ITEM(t, 9), *chain = PyTuple_GET_ITEM(t, 10);
     if (tuple_of(head, 5, "head") || tuple_of(tiles, -1, "tiles") || tuple_of(start, 7, "start") ||
         tuple_of(draw, 7, "draw") || tuple_of(pen, 4, "penalties") || tuple_of(play, 7, "play") ||
         tuple_of(scoring, 3, "scoring") || tuple_of(sides, -1, "sides") ||
@@ -908,7 +922,8 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
     GET(scoring, 0, sp->scoring);
     GET(scoring, 1, sp->out_bonus);
     GET(scoring, 2, sp->lowest_collects);
-    if (sp->scoring != TSCORE_MOST_PLAY && sp->scoring != TSCORE_TRIOMINOES)
+    if (sp->scoring != TSCORE_MOST_PLAY && sp->scoring != TSCORE_TRIOMINOES &&
+        sp->scoring != TSCORE_CHAIN)
         return unsupported("a round scoring the kernel does not know");
     sp->nsides = (int)PyTuple_GET_SIZE(sides);
     if (sp->nsides < 1 || sp->nsides > MAXP)
@@ -937,6 +952,37 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
     GET(match, 0, sp->target);
     GET(match, 1, sp->at_once);
     GET(match, 2, sp->round_winner);
+    if (tuple_of(chain, 2, "chain scoring"))
+        return -1;
+    if (sp->scoring == TSCORE_CHAIN) {
+        /* the fields of a chain Spec that score_round reads */
+        Spec *c = &sp->chain;
+        PyObject *cs = PyTuple_GET_ITEM(chain, 0), *places = PyTuple_GET_ITEM(chain, 1);
+        if (tuple_of(cs, 7, "scoring") || tuple_of(places, -1, "places"))
+            return -1;
+        c->players = sp->players;
+        GET(cs, 0, c->scoring);
+        GET(cs, 1, c->lowest_side);
+        GET(cs, 2, c->locker_loses);
+        GET(cs, 3, c->minus_own);
+        GET(cs, 4, c->out_wins);
+        GET(cs, 5, c->takes_all);
+        GET(cs, 6, c->win_points);
+        if (c->scoring < SCORE_WINNER_TAKES || c->scoring > SCORE_HIGHEST_PLAY)
+            return unsupported("an unknown round scoring");
+        if (PyTuple_GET_SIZE(places) > 2 + MAXP || PyTuple_GET_SIZE(places) == 1)
+            return unsupported("too many place points");
+        for (Py_ssize_t k = 2; k < PyTuple_GET_SIZE(places); k++)
+            GET(places, k, c->place_points[k - 2]);
+        if (PyTuple_GET_SIZE(places)) {
+            GET(places, 0, c->share);
+            GET(places, 1, c->round_up);
+        }
+        c->nsides = sp->nsides;
+        memcpy(c->side_of, sp->side_of, sizeof c->side_of);
+        memcpy(c->side_size, sp->side_size, sizeof c->side_size);
+        memcpy(c->side_seats, sp->side_seats, sizeof c->side_seats);
+    }
     return 0;
 }
 
@@ -1203,6 +1249,8 @@ static int t_play_one(const TBatch *b, Py_ssize_t i, TState *st, TMove *buffer, 
                 k = t_greedy(sp, st, &list);
             err = t_apply(sp, st, &buffer[k]);
         }
+        if (!err)
+            err = st->err;
         if (err)
             break;
         if (moves >= MAXSTEPS) {
@@ -1426,7 +1474,7 @@ static int t_perft(const TSpec *sp, const TState *st, int depth, long long *tota
     else
         for (int k = 0; k < list.count && !err; k++) {
             memcpy(child, st, sizeof *child);
-            if (!(err = t_apply(sp, child, &buffer[k])))
+            if (!(err = t_apply(sp, child, &buffer[k])) && !(err = child->err))
                 err = t_perft(sp, child, depth - 1, total);
         }
     PyMem_RawFree(buffer);
@@ -1473,7 +1521,7 @@ static PyObject *tri_walk(PyObject *args) {
     TList list = {buffer, 0};
     for (int k = 0; k < steps; k++) {
         if (t_list_moves(sp, st, &list) || (list.count &&
-            t_apply(sp, st, &buffer[(long long)stride * k % list.count]))) {
+            (t_apply(sp, st, &buffer[(long long)stride * k % list.count]) || st->err))) {
             raise_for(-1);
             Py_CLEAR(counts);
             goto done;

@@ -24,6 +24,7 @@ from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.match import Match
 from bendolib.rules.penalties import DrawPenalties
 from bendolib.rules.ruleset import RuleSet
+from bendolib.rules.scoring import FinishingOrder, HighestPlayScore, WinnerTakesPips
 from bendolib.rules.starting import FixedSeat
 from bendolib.rules.triangles import (
     HighestTriple,
@@ -86,6 +87,12 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
     MostPlayPoints: frozenset(),
     TriominoesRoundScoring: frozenset({"out_bonus", "blocked"}),
     DrawPenalties: frozenset({"per_draw", "pass_after_draws", "pass_when_empty"}),
+    # the chain games' round scorings, played by the chain kernel's score_round
+    WinnerTakesPips: frozenset(
+        {"blocked_winner", "tie", "minus_own", "out_wins", "takes", "win_points"}
+    ),
+    FinishingOrder: frozenset({"table", "tie", "rounding"}),
+    HighestPlayScore: frozenset({"tie"}),
 }
 
 
@@ -165,6 +172,35 @@ def _start(start: Any, faces: list[tuple[int, ...]]) -> tuple[Any, ...]:
     return (1, opens, 0, int(no_triple == 2), triples, fallback, zero)
 
 
+def _chain_scoring(scoring: Any, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """
+    A chain game's round scoring as the chain kernel's score_round reads it (the
+    scoring tuple and the place points, as ``_kernel_input`` makes them, every value
+    coded explicitly).
+    """
+    if type(scoring) is WinnerTakesPips:
+        win = scoring.win_points
+        return (
+            1,
+            _code(scoring.blocked_winner, {"lowest_seat": 0, "lowest_side": 1}, "blocked_winner"),
+            _code(scoring.tie, {"nobody": 0, "locker_loses": 1}, "tie"),
+            _code(scoring.minus_own, _BOOL, "minus_own"),
+            _code(scoring.out_wins, _BOOL, "out_wins"),
+            _code(scoring.takes, {"opponents": 0, "all": 1}, "takes"),
+            -1 if win is None else _int(win, "win_points"),
+        ), ()
+    if type(scoring) is FinishingOrder:
+        points = tuple(_int(p, "place points", -(1 << 30)) for p in scoring.points_for(players))
+        return (2, 0, 0, 0, 0, 0, -1), (
+            _code(scoring.tie, {"seat": 0, "share": 1}, "tie"),
+            _code(getattr(scoring, "rounding", "down"), {"down": 0, "up": 1}, "rounding"),
+            *points,
+        )
+    assert type(scoring) is HighestPlayScore
+    _code(scoring.tie, {"nobody": 0}, "tie")
+    return (3, 0, 0, 0, 0, 0, -1), ()
+
+
 def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     """The kernel's description of a triangle ``rules`` for ``players`` (NotForKernelError)."""
     _known(rules, "the rule set")
@@ -217,11 +253,15 @@ def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
         bonuses = (s.opening_bonus, s.zero_triple_bonus, s.bridge_bonus, *s.hexagon_bonus)
         play = (1, *(_int(b, "a bonus", -(1 << 30)) for b in bonuses))
     scoring = rules.round_scoring
+    chain: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     if type(scoring) is TriominoesRoundScoring:
         blocked = _code(scoring.blocked, {"each_loses": 0, "lowest_collects": 1}, "blocked")
         round_ = (2, _int(scoring.out_bonus, "out_bonus", -(1 << 30)), blocked)
-    else:
+    elif type(scoring) is MostPlayPoints:
         round_ = (1, 0, 0)
+    else:
+        chain = _chain_scoring(scoring, players)
+        round_ = (3, 0, 0)
     finish = _code(rules.finish, {"first_out": 0, "last_one_left": 1}, "finish")
     return (
         "triangles",
@@ -250,6 +290,7 @@ def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
                 "several",
             ),
         ),
+        chain,
     )
 
 
