@@ -24,6 +24,7 @@ setup(
         Extension(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
+            depends=["src/bendolib/_kernel_tri.c", "src/bendolib/_kernel_tri_step.c"],  # #included
             optional=not required,
             extra_link_args=strip,
         )

@@ -62,6 +62,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "_inference",
             "observation",
             "sampling",
+            "_kernel_tri_input",
             "_kernel_input",
             "_playouts_reference",
             "playouts",

@@ -18,6 +18,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1357,7 +1358,11 @@ static int read_spec(PyObject *t, Spec *sp) {
     return 0;
 }
 
+static PyObject *tri_compile(PyObject *arg);
+
 static PyObject *k_compile(PyObject *self, PyObject *arg) {
+    if (PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) && PyUnicode_Check(PyTuple_GET_ITEM(arg, 0)))
+        return tri_compile(arg); /* ("triangles", ...): _kernel_tri.c */
     Spec *sp = PyMem_Malloc(sizeof(Spec));
     if (!sp)
         return PyErr_NoMemory();
@@ -1686,10 +1691,15 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
     return err;
 }
 
+/* the triangle games (their spec, state, playouts, listing, perft and walk) */
+#include "_kernel_tri.c"
+
 /* run(spec, state, count, policy, seed, until_match, record, first, outcome_class): the
  * playouts, CHUNK at a time without the GIL (other threads run meanwhile), then their
  * outcomes built with it */
 static PyObject *k_run(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_run(args);
     PyObject *capsule, *state_tuple, *first, *cls;
     Py_ssize_t count;
     int policy, until_match, record;
@@ -1812,6 +1822,8 @@ fail:
 
 /* listing(spec, state): the legal moves as (kind, end, tile, inward, shows, turn) */
 static PyObject *k_listing(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_listing(args);
     PyObject *capsule, *state_tuple;
     if (!PyArg_ParseTuple(args, "OO", &capsule, &state_tuple))
         return NULL;
@@ -1856,6 +1868,8 @@ static int perft(const Spec *sp, const KState *st, int depth, long long *total) 
 
 /* perft(spec, state, depth): the number of move sequences of that length */
 static PyObject *k_perft(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_perft(args);
     PyObject *capsule, *state_tuple;
     int depth;
     if (!PyArg_ParseTuple(args, "OOi", &capsule, &state_tuple, &depth))
@@ -1875,6 +1889,8 @@ static PyObject *k_perft(PyObject *self, PyObject *args) {
 /* walk(spec, state, steps, stride): legal-move counts along the game in which move k
  * takes index (stride * k) mod the number of legal moves */
 static PyObject *k_walk(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_walk(args);
     PyObject *capsule, *state_tuple;
     int steps, stride;
     if (!PyArg_ParseTuple(args, "OOii", &capsule, &state_tuple, &steps, &stride))
@@ -2036,6 +2052,10 @@ static int cfg_long(PyObject *config, const char *name, long *out) {
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
+static int tri_step_setup(PyObject *config); /* _kernel_tri_step.c */
+static PyObject *tri_step_legal(PyObject *state, int *mine);
+static PyObject *tri_step_apply(PyObject *const *args, int *mine);
+
 static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     if (!PyDict_Check(config)) {
         PyErr_SetString(PyExc_TypeError, "step_setup takes a dict");
@@ -2086,7 +2106,7 @@ static PyObject *k_step_setup(PyObject *self, PyObject *config) {
     s_zero = PyLong_FromLong(0);
     s_one_tuple_draw = PyTuple_Pack(1, s_draw);
     s_one_tuple_pass = PyTuple_Pack(1, s_pass);
-    if (!s_zero || !s_one_tuple_draw || !s_one_tuple_pass)
+    if (!s_zero || !s_one_tuple_draw || !s_one_tuple_pass || tri_step_setup(config))
         return NULL;
     step_ready = 1;
     Py_RETURN_NONE;
@@ -2835,6 +2855,10 @@ static PyObject *legal_of(View *v, PyObject *state) {
 }
 
 static PyObject *k_step_legal(PyObject *self, PyObject *state) {
+    int mine;
+    PyObject *tri = tri_step_legal(state, &mine);
+    if (mine)
+        return tri;
     View v;
     int r = view_state(state, &v, 0);
     PyObject *moves = r ? NULL : legal_of(&v, state);
@@ -3537,11 +3561,18 @@ done:
 
 /* step_apply(state, move, listed_for, moves): engine.apply for a move that
  * legal_moves(state) has just listed (``moves``), or None */
+/* the triangle games' step paths */
+#include "_kernel_tri_step.c"
+
 static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "step_apply takes 4 arguments");
         return NULL;
     }
+    int mine;
+    PyObject *tri = tri_step_apply(args, &mine);
+    if (mine)
+        return tri;
     PyObject *state = args[0], *move = args[1], *moves = args[3];
     if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
         Py_RETURN_NONE;
@@ -3695,7 +3726,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     Py_INCREF(UnsupportedError);
     /* The interface version: bendolib/_kernel_abi.py's ABI must equal it, else a stale
        build (an editable install after a pull) is ignored rather than half used. */
-    if (PyModule_AddIntConstant(m, "ABI", 2) ||
+    if (PyModule_AddIntConstant(m, "ABI", 3) ||
         PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
         Py_DECREF(m);
