@@ -64,6 +64,7 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
             "closing",
             "even_closing",
             "penalties",
+            "origin",  # the rule set a variant was built from: a name, not a rule
         }
     ),
     StraightGeometry: frozenset({"name", "uses_bends"}),
