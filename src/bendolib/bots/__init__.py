@@ -1,8 +1,9 @@
 """
-Bots: the :class:`Bot` protocol, baseline players and a search player, by name.
+Bots: the :class:`Bot` protocol, baseline players and search players, by name.
 
 ``bendolib.bots.get("greedy")`` returns a new bot; ``names()`` lists the registered
-ones ("random", "greedy", "search"); ``register`` adds a factory under a new name.
+ones ("random", "greedy", "search", "infoset"); ``register`` adds a factory under a
+new name.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from bendolib.bots.baseline import GreedyBot, RandomBot
 from bendolib.bots.bot import Bot
+from bendolib.bots.infoset import InfoSetBot
 from bendolib.bots.search import SearchBot
 from bendolib.errors import BendolibError
 
@@ -47,10 +49,12 @@ def names() -> tuple[str, ...]:
 register("random", RandomBot)
 register("greedy", GreedyBot)
 register("search", SearchBot)
+register("infoset", InfoSetBot)
 
 __all__ = [
     "Bot",
     "GreedyBot",
+    "InfoSetBot",
     "RandomBot",
     "SearchBot",
     "UnknownBotError",
