@@ -19,9 +19,10 @@ from bendolib.bots.endgame import (
     perfect_information,
     solve,
 )
-from bendolib.bots.infoset import InfoSetBot
+from bendolib.bots.infoset import InfoSetBot, heavier_evidence, rollout_policy
 from bendolib.bots.search import scores_value
 from bendolib.engine import apply, legal_moves
+from bendolib.sampling import sample_state
 from bendolib.state import PLAYING, GameState
 from bendolib.testing import check_bot
 
@@ -101,7 +102,7 @@ def test_the_bot_is_registered_and_checked_on_every_rule_set() -> None:
     """Issue 26.3(a): it works on every chain rule set and the triangle games."""
     assert bots.get("infoset", worlds=2) == InfoSetBot(worlds=2)
     every = [bendolib.rules.get(name) for name in bendolib.rules.names()]
-    report = check_bot(InfoSetBot(worlds=2), every, games=1, max_moves=12, loaded_every=6)
+    report = check_bot(InfoSetBot(worlds=2), every, games=1, max_moves=8, loaded_every=4)
     assert report.ok, report
 
 
@@ -120,3 +121,35 @@ def test_a_time_budget_bounds_the_thinking() -> None:
         InfoSetBot(worlds=0)
     with pytest.raises(ValueError):
         InfoSetBot(rollout="best")
+
+
+def test_the_true_hands_never_contradict_a_greedy_opponent() -> None:
+    """Issue 26.3(a): the opponent model reads the greedy bot's placements right: the
+    real state is never counted as contradicting them, while sampled worlds often are."""
+    greedy = bots.get("greedy")
+    contradicted = 0
+    for seed in range(6):
+        state = bendolib.new_game("basic", 2, seed)
+        rng = random.Random(seed)
+        while not state.is_round_over:
+            legal = legal_moves(state)
+            seat = state.current_player
+            observation = state.observation(seat)
+            if seat == 0:
+                evidence = heavier_evidence(observation)
+                if evidence is not None:
+                    assert evidence.misses(state, observation) == 0
+                    world = sample_state(observation, rng, forced_draws=True)
+                    contradicted += evidence.misses(world, observation) > 0
+                move = rng.choice(legal)
+            else:
+                move = greedy.choose(observation, legal, rng)
+            state = apply(state, move)
+    assert contradicted > 0
+
+
+def test_the_rollouts_see_the_bonuses_where_moves_score() -> None:
+    """Issue 26.3(a): on the triangle games the rollout policy scores the bonuses."""
+    assert rollout_policy(bendolib.rules.get("triangle-dominoes")) == "greedy"
+    assert rollout_policy(bendolib.rules.get("triominoes")) == "greedy"
+    assert rollout_policy(bendolib.rules.get("basic")) == "heaviest"
