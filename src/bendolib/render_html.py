@@ -5,13 +5,17 @@ A match you can watch: one self-contained HTML page that steps through a record.
 holding, for the deal and after every move, the SVG board of
 :func:`bendolib.render_svg.to_svg`, the scores, the hands (shown, or only their sizes:
 then the tiles are not in the file at all) and the move list.  The page needs no network
-and no other file: ← and → (or the buttons) step back and forward, Home and End jump to
-the ends, and a click on a move in the list goes there.
+and no other file: the frames are stored deflated (base64) and unpacked by the browser's
+``DecompressionStream`` (Chromium 80, Firefox 113, Safari 16.4 and later).  ← and → (or
+the buttons) step back and forward, Home and End jump to the ends, and a click on a move
+in the list goes there.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from html import escape
 from typing import Any
 
@@ -72,9 +76,22 @@ def to_html(record: GameRecord, *, hands: str = "shown", numbers: bool = False) 
         f"{printable(record.rules.name)}, {record.players} players, seed {record.seed}"
         f" ({' vs '.join(names)})"
     )
-    data = json.dumps(frames, separators=(",", ":")).replace("</", "<\\/")
-    return _PAGE.replace("@TITLE@", escape(title)).replace("@FRAMES@", data)
+    data = json.dumps(frames, separators=(",", ":")).encode()
+    packed = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
+    page = _PAGE.replace("@FRAMES_START@", _FRAMES_START).replace("@TITLE@", escape(title))
+    return page.replace("@FRAMES@", packed)
 
+
+def frames_of(page: str) -> list[dict[str, Any]]:
+    """The frames a page of :func:`to_html` holds (what its script shows), for tests."""
+    start = page.index(_FRAMES_START) + len(_FRAMES_START)
+    data = json.loads(zlib.decompress(base64.b64decode(page[start : page.index("<", start)])))
+    if not isinstance(data, list):
+        raise ValueError("not a page of to_html")
+    return data
+
+
+_FRAMES_START = '<script id="frames" type="application/octet-stream">'
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -113,12 +130,19 @@ button { font-size: 110%; }
 <h2>Moves</h2><ol id="moves" start="0"></ol>
 </div>
 </div>
-<script id="frames" type="application/json">@FRAMES@</script>
+@FRAMES_START@@FRAMES@</script>
 <script>
 "use strict";
-const frames = JSON.parse(document.getElementById("frames").textContent);
+let frames = [];
 let step = 0;
 const list = document.getElementById("moves");
+async function unpack() {
+  const text = document.getElementById("frames").textContent.trim();
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return JSON.parse(await new Response(stream).text());
+}
+function start() {
 frames.forEach((f, k) => {
   const li = document.createElement("li");
   li.textContent = f.label;
@@ -167,6 +191,8 @@ document.getElementById("back").onclick = () => show(step - 1);
 document.getElementById("forward").onclick = () => show(step + 1);
 document.getElementById("last").onclick = () => show(frames.length - 1);
 show(0);
+}
+unpack().then((data) => { frames = data; start(); });
 </script>
 </body>
 </html>

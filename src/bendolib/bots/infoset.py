@@ -77,7 +77,7 @@ class InfoSetBot:
     endgame: bool = True
     endgame_nodes: int = 20_000
     infer: float = attrs.field(
-        default=0.1, validator=[attrs.validators.ge(0), attrs.validators.le(1)]
+        default=0.5, validator=[attrs.validators.ge(0), attrs.validators.le(1)]
     )
     name: str = "infoset"
 
