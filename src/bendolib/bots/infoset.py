@@ -13,7 +13,9 @@ placements under the model "each places its heaviest tile that fits" count less
 (:class:`Evidence`).  The same worlds serve every move (common random numbers).  It
 searches a fixed number of worlds (``worlds``, reproducible) or as many as fit in a time
 budget (``seconds`` per decision), and plays the move with the best weighted total
-outcome: its side's points gained in the round minus the best other side's.
+outcome: its side's points gained in the round minus the best other side's, plus a bonus
+(``match_bonus``) when the round ends the match in its side's favour (minus it when
+against).
 
 With two players and an empty stock the rest of the round is a game of perfect
 information: the bot then plays the move of :func:`bendolib.bots.endgame.solve` (an
@@ -68,7 +70,8 @@ class InfoSetBot:
     (or the time left), else search as usual; ``infer``: the weight of a world per
     placement of another player that its hand there contradicts under the opponent
     model "places its heaviest tile that fits" (the greedy bot's rule, and mostly the
-    search bot's): 1 ignores the model, 0 trusts it fully.
+    search bot's): 1 ignores the model, 0 trusts it fully; ``match_bonus``: points added
+    to a rollout's outcome when its round ends the match, won (or taken away, lost).
     """
 
     worlds: int = attrs.field(default=16, validator=attrs.validators.gt(0))
@@ -79,6 +82,7 @@ class InfoSetBot:
     infer: float = attrs.field(
         default=0.5, validator=[attrs.validators.ge(0), attrs.validators.le(1)]
     )
+    match_bonus: int = 100
     name: str = "infoset"
 
     def choose(
@@ -94,6 +98,7 @@ class InfoSetBot:
             if solution is not None:
                 return solution.move
         seat = observation.player
+        side = next(k for k, members in enumerate(observation.sides) if seat in members)
         policy = rollout_policy(observation.rules) if self.rollout == "auto" else self.rollout
         count = len(legal_moves)
         first = range(count)
@@ -113,7 +118,11 @@ class InfoSetBot:
             seed = rng.getrandbits(64) if policy == "random" else 0
             runs = playouts(world, policy=policy, seed=seed, first=first)
             for j, outcome in enumerate(runs):
-                totals[j] += weight * scores_value(world, outcome.scores, seat)
+                value = scores_value(world, outcome.scores, seat)
+                if outcome.match_winner >= 0:
+                    won = outcome.match_winner == side
+                    value += self.match_bonus if won else -self.match_bonus
+                totals[j] += weight * value
         best = max(range(count), key=totals.__getitem__)
         return legal_moves[best]
 
