@@ -10,8 +10,8 @@ so ``--matches`` should be even.  Prints per rule set a Markdown table of each p
 win rate (row bot against column bot) with its Wilson 95% interval, each bot's overall
 score, the seat-0 (first seat) win rate over all the matches, and the mean thinking
 time per decision of each bot.  ``--seconds`` gives the search bots (search, infoset)
-the same time per decision: ``infoset`` searches for that long and ``search`` gets the
-number of worlds that takes it as long on average (measured first).  ``--ismcts`` adds
+the same CPU time per decision: ``infoset`` searches for that long and ``search`` gets
+the number of worlds that takes it as long on average (measured first).  ``--ismcts`` adds
 OpenSpiel's IS-MCTS (``bendolib.adapters.openspiel.ISMCTSBot``, 20 simulations) when
 open_spiel is installed.  Plain script: it prints figures and asserts nothing.
 """
@@ -33,7 +33,7 @@ from bendolib.tournament import SerialExecutor, run_tournament, wilson
 
 
 def seconds_per_decision(bot: Bot, rules: Any, decisions: int = 60, seed: int = 1) -> float:
-    """The mean wall time ``bot`` takes per decision in greedy-played rounds of ``rules``."""
+    """The mean CPU time ``bot`` takes per decision in greedy-played rounds of ``rules``."""
     greedy = bots.get("greedy")
     rng = random.Random(seed)
     spent = 0.0
@@ -47,9 +47,9 @@ def seconds_per_decision(bot: Bot, rules: Any, decisions: int = 60, seed: int = 
             seat = state.current_player
             observation = state.observation(seat)
             if len(legal) > 1:
-                started = time.perf_counter()
+                started = time.thread_time()
                 bot.choose(observation, legal, rng)
-                spent += time.perf_counter() - started
+                spent += time.thread_time() - started
                 asked += 1
             state = apply(state, greedy.choose(observation, legal, rng))
     return spent / decisions
@@ -57,7 +57,7 @@ def seconds_per_decision(bot: Bot, rules: Any, decisions: int = 60, seed: int = 
 
 def search_worlds_for(seconds: float, rules: Any) -> int:
     """The number of worlds with which the search bot takes about ``seconds`` per decision."""
-    per_world = seconds_per_decision(SearchBot(worlds=8), rules) / 8
+    per_world = seconds_per_decision(SearchBot(worlds=8), rules, 120) / 8
     return max(1, round(seconds / per_world))
 
 
@@ -153,12 +153,12 @@ def main() -> None:
     for name in args.rules:
         rules = registry.get(name, **params)
         entrants = make_bots(args.bots, args.seconds, rules, args.ismcts)
-        times = {label(b): seconds_per_decision(b, rules, 30) for b in entrants}
+        times = {label(b): seconds_per_decision(b, rules, 60) for b in entrants}
         print(f"## {name} {params or ''}: {args.matches} matches per pair, seed {args.seed}")
         table, _ = ladder(rules, entrants, args.matches, args.seed, args.jobs)
         print(table)
         print(
-            "Mean time per decision: "
+            "Mean CPU time per decision: "
             + ", ".join(f"{k} {1000 * v:.1f} ms" for k, v in times.items())
         )
         print()

@@ -12,7 +12,7 @@ an observation allows it, :func:`known_state` builds the one state it allows.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -103,11 +103,13 @@ def solve(
     *,
     max_nodes: int | None = None,
     deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
     """
     The exact value and a best move of ``state`` (see :class:`Solution`), which must
-    satisfy :func:`applies`.  ``max_nodes`` or ``deadline`` (a ``time.perf_counter``
-    value) bound the work: past them :class:`SolveTimeoutError` is raised.
+    satisfy :func:`applies`.  ``max_nodes`` or ``deadline`` (a value of ``clock``,
+    ``time.perf_counter`` by default) bound the work: past them
+    :class:`SolveTimeoutError` is raised.
     """
     if not isinstance(state, GameState):
         raise TypeError(f"solve takes a GameState, not {type(state).__name__}")
@@ -135,7 +137,7 @@ def solve(
         nodes += 1
         if nodes == limit:
             raise SolveTimeoutError(f"the endgame search passed {max_nodes} positions")
-        if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
+        if deadline is not None and not nodes & 255 and clock() > deadline:
             raise SolveTimeoutError("the endgame search passed its deadline")
         key = _key(node)
         hit = table.get(key)

@@ -63,8 +63,9 @@ class InfoSetBot:
     Determinized search (see the module docstring).
 
     ``worlds``: worlds searched per decision; ``seconds``: a thinking time per decision
-    instead (wall clock; as many worlds as fit, at least one: the moves then depend on
-    the machine's speed); ``rollout``: the rollout policy (``"greedy"``, ``"heaviest"``,
+    instead (CPU time of the calling thread, so that other jobs on the machine do not
+    shorten it; as many worlds as fit, at least one: the moves then depend on the
+    machine's speed); ``rollout``: the rollout policy (``"greedy"``, ``"heaviest"``,
     ``"random"``, or ``"auto"``: see :func:`rollout_policy`); ``endgame``: solve
     two-player empty-stock positions exactly, up to ``endgame_nodes`` positions searched
     (or the time left), else search as usual; ``infer``: the weight of a world per
@@ -92,7 +93,7 @@ class InfoSetBot:
         if len(legal_moves) == 1:
             return legal_moves[0]
         timed = self.seconds is not None
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        deadline = time.thread_time() + self.seconds if self.seconds is not None else None
         if self.endgame and perfect_information(observation):
             solution = solved(observation, rng, self.endgame_nodes, deadline)
             if solution is not None:
@@ -107,7 +108,7 @@ class InfoSetBot:
         worlds = 0
         while (
             worlds < 1
-            or (timed and deadline is not None and time.perf_counter() < deadline)
+            or (timed and deadline is not None and time.thread_time() < deadline)
             or (not timed and worlds < self.worlds)
         ):
             world = sample_state(observation, rng, forced_draws=True)
@@ -135,7 +136,7 @@ def solved(
     if not applies(world):
         return None
     try:
-        return solve(world, max_nodes=nodes, deadline=deadline)
+        return solve(world, max_nodes=nodes, deadline=deadline, clock=time.thread_time)
     except SolveTimeoutError:
         return None
 
