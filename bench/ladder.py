@@ -1,7 +1,7 @@
 """A strength ladder per rule set: every pair of bots, mirrored deals (docs/bots.md).
 
     python bench/ladder.py [--rules basic triangle-dominoes] [--matches 40]
-        [--bots random greedy search infoset] [--ismcts] [--param target=1]
+        [--bots random greedy search infoset] [--no-ismcts] [--param target=1]
         [--seconds 0.005] [--seed 2026] [--jobs 0]
 
 Plays, for each rule set (two players), a seat-rotated tournament for every pair of
@@ -11,9 +11,10 @@ win rate (row bot against column bot) with its Wilson 95% interval, each bot's o
 score, the seat-0 (first seat) win rate over all the matches, and the mean thinking
 time per decision of each bot.  ``--seconds`` gives the search bots (search, infoset)
 the same CPU time per decision: ``infoset`` searches for that long and ``search`` gets
-the number of worlds that takes it as long on average (measured first).  ``--ismcts`` adds
-OpenSpiel's IS-MCTS (``bendolib.adapters.openspiel.ISMCTSBot``, 20 simulations) when
-open_spiel is installed.  Plain script: it prints figures and asserts nothing.
+the number of worlds that takes it as long on average (measured first).  OpenSpiel's
+IS-MCTS (``bendolib.adapters.openspiel.ISMCTSBot``, 20 simulations) joins when
+open_spiel is installed (``--no-ismcts``: not; it costs about 0.3 s per decision).
+Plain script: it prints figures and asserts nothing.
 """
 
 from __future__ import annotations
@@ -139,7 +140,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", nargs="+", default=["basic"])
     parser.add_argument("--bots", nargs="+", default=["random", "greedy", "search", "infoset"])
-    parser.add_argument("--ismcts", action="store_true")
+    parser.add_argument(
+        "--ismcts",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="add OpenSpiel's IS-MCTS when open_spiel is installed (default: yes)",
+    )
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--seconds", type=float)

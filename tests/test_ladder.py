@@ -33,6 +33,7 @@ def test_the_ladder_prints_a_table_per_rule_set() -> None:
             "4",
             "--jobs",
             "1",
+            "--no-ismcts",
         ],
         capture_output=True,
         text=True,
