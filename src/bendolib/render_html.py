@@ -101,8 +101,8 @@ _PAGE = """<!DOCTYPE html>
 <style>
 body { font-family: Helvetica, Arial, sans-serif; margin: 1em; color: #222; }
 #top { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
-#board { overflow: auto; max-width: 70vw; max-height: 75vh; border: 1px solid #ccc; }
-#board svg { max-width: 100%; height: auto; }
+#board { width: 62vw; height: 72vh; border: 1px solid #ccc; }
+#board svg { width: 100%; height: 100%; }
 #side { min-width: 18em; }
 #moves { max-height: 40vh; overflow: auto; font-size: 90%; padding-left: 3em; }
 #moves li { cursor: pointer; }
@@ -115,10 +115,10 @@ button { font-size: 110%; }
 </head>
 <body>
 <h1>@TITLE@</h1>
-<p><button id="first" title="Home">&#x23EE;</button>
+<p><button id="first" title="Home">&laquo;</button>
 <button id="back" title="&#x2190;">&#x25C0;</button>
 <button id="forward" title="&#x2192;">&#x25B6;</button>
-<button id="last" title="End">&#x23ED;</button>
+<button id="last" title="End">&raquo;</button>
 <span id="where"></span> &mdash; <span id="label"></span>
 <br><small>Keys: &#x2190; back, &#x2192; forward, Home, End; click a move to go there.</small></p>
 <div id="top">
