@@ -10,8 +10,9 @@ so ``--matches`` should be even.  Prints per rule set a Markdown table of each p
 win rate (row bot against column bot) with its Wilson 95% interval, each bot's overall
 score, the seat-0 (first seat) win rate over all the matches, and the mean thinking
 time per decision of each bot.  ``--seconds`` gives the search bots (search, infoset)
-the same CPU time per decision: ``infoset`` searches for that long and ``search`` gets
-the number of worlds that takes it as long on average (measured first).  OpenSpiel's
+the same CPU time per decision: each gets the number of worlds that takes it that long on
+average (measured first, on decisions of greedy-played rounds), so that the matches
+depend on the seeds only.  OpenSpiel's
 IS-MCTS (``bendolib.adapters.openspiel.ISMCTSBot``, 20 simulations) joins when
 open_spiel is installed (``--no-ismcts``: not; it costs about 0.3 s per decision).
 Plain script: it prints figures and asserts nothing.
@@ -56,9 +57,9 @@ def seconds_per_decision(bot: Bot, rules: Any, decisions: int = 60, seed: int = 
     return spent / decisions
 
 
-def search_worlds_for(seconds: float, rules: Any) -> int:
-    """The number of worlds with which the search bot takes about ``seconds`` per decision."""
-    per_world = seconds_per_decision(SearchBot(worlds=8), rules, 120) / 8
+def worlds_for(make: Any, seconds: float, rules: Any) -> int:
+    """The number of worlds with which ``make(worlds=n)`` takes about ``seconds`` per decision."""
+    per_world = seconds_per_decision(make(worlds=8), rules, 120) / 8
     return max(1, round(seconds / per_world))
 
 
@@ -66,9 +67,9 @@ def make_bots(names: Sequence[str], seconds: float | None, rules: Any, ismcts: b
     made: list[Bot] = []
     for name in names:
         if name == "infoset" and seconds is not None:
-            made.append(InfoSetBot(seconds=seconds))
+            made.append(InfoSetBot(worlds=worlds_for(InfoSetBot, seconds, rules)))
         elif name == "search" and seconds is not None:
-            made.append(SearchBot(worlds=search_worlds_for(seconds, rules)))
+            made.append(SearchBot(worlds=worlds_for(SearchBot, seconds, rules)))
         else:
             made.append(bots.get(name))
     if ismcts:

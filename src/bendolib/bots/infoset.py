@@ -68,7 +68,7 @@ class InfoSetBot:
     machine's speed); ``rollout``: the rollout policy (``"greedy"``, ``"heaviest"``,
     ``"random"``, or ``"auto"``: see :func:`rollout_policy`); ``endgame``: solve
     two-player empty-stock positions exactly, up to ``endgame_nodes`` positions searched
-    (or the time left), else search as usual; ``infer``: the weight of a world per
+    (or half the time), else search as usual; ``infer``: the weight of a world per
     placement of another player that its hand there contradicts under the opponent
     model "places its heaviest tile that fits" (the greedy bot's rule, and mostly the
     search bot's): 1 ignores the model, 0 trusts it fully; ``match_bonus``: points added
@@ -93,9 +93,12 @@ class InfoSetBot:
         if len(legal_moves) == 1:
             return legal_moves[0]
         timed = self.seconds is not None
-        deadline = time.thread_time() + self.seconds if self.seconds is not None else None
+        started = time.thread_time()
+        deadline = started + self.seconds if self.seconds is not None else None
         if self.endgame and perfect_information(observation):
-            solution = solved(observation, rng, self.endgame_nodes, deadline)
+            # at most half the time: the search has the rest when the solver gives up
+            half = started + self.seconds / 2 if self.seconds is not None else None
+            solution = solved(observation, rng, self.endgame_nodes, half)
             if solution is not None:
                 return solution.move
         seat = observation.player
