@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "blocking",
             "text",
             "render_svg",
+            "render_html",
             "cell_notation",
             "notation",
             "_rule_spec",
