@@ -18,6 +18,7 @@ setup(
         Extension(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
+            depends=["src/bendolib/_kernel_batch.c"],
             optional=not required,
         )
     ]
