@@ -104,6 +104,37 @@ static int action_of(const VBatch *b, const KMove *m) {
     return b->tiles + (((t * b->ends + m->end) * 2 + side) * b->values + named) * b->turns + turn;
 }
 
+/* the move numbered a (a legal action: the numbering is one to one on legal moves) */
+static void move_of_action(const VBatch *b, int a, KMove *m) {
+    const Spec *sp = b->sp;
+    int base = b->tiles + b->placements;
+    memset(m, 0, sizeof *m);
+    if (a >= base) {
+        m->kind = (int8_t)(a == base ? K_DRAW : a == base + 1 ? K_PASS : K_NEXT);
+        return;
+    }
+    if (a < b->tiles) {
+        List one = {m, 0, 0};
+        push_opening(sp, &one, a);
+        return;
+    }
+    int r = a - b->tiles;
+    int turn = r % b->turns;
+    r /= b->turns;
+    int named = r % b->values;
+    r /= b->values;
+    int side = r % 2;
+    r /= 2;
+    int end = r % b->ends, t = r / b->ends;
+    m->kind = K_PLACE;
+    m->end = (int8_t)end;
+    m->tile = (int8_t)t;
+    m->inward = side ? sp->b[t] : sp->a[t];
+    int outward = sp->a[t] != sp->b[t] ? (side ? sp->a[t] : sp->b[t]) : m->inward;
+    m->shows = (int8_t)(is_wild(sp, outward) ? named : outward);
+    m->turn = (int8_t)(sp->bends ? (turn ? RIGHT : LEFT) : STRAIGHT);
+}
+
 /* -- the deductions (bendolib._inference._analyse, for every observer) -------------- */
 
 static void start_exclusions(const Spec *sp, Game *g, int opening) {
@@ -813,16 +844,9 @@ static PyObject *k_batch_step(PyObject *self, PyObject *args) {
         if (!accumulate)
             clear_row(b, i);
         Game *g = &b->games[i];
-        if ((err = list_moves(b->sp, &g->st, &list)))
-            break;
-        int k = 0;
-        while (k < list.count && action_of(b, &buffer[k]) != act[i])
-            k++;
-        if (k == list.count) {
-            err = E_UNSUPPORTED;
-            break;
-        }
-        if ((err = play_move(b->sp, g, &buffer[k])))
+        KMove move;
+        move_of_action(b, (int)act[i], &move);
+        if ((err = play_move(b->sp, g, &move)))
             break;
         g->moves++;
         g->decided = 1;
