@@ -19,7 +19,6 @@ from bendolib.errors import IllegalMoveError  # noqa: E402
 from bendolib.rules import RuleSet, get  # noqa: E402
 from bendolib.rules.triangles import TRIANGLE_DOMINOES, TRIOMINOES  # noqa: E402
 
-
 #: What ``api_test`` says of every dict observation but those of PettingZoo's own classic
 #: games (it knows them by name, ``env_obs_dicts`` and ``env_obs_space`` in
 #: pettingzoo/test/api_test.py): bendolib's observations are dicts as theirs are.
