@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-import bendolib.adapters.gymnasium  # noqa: F401  (registers the ids)
+import bendolib.adapters.gymnasium  # registers the ids
 from bendolib.vector import VectorGames
 
 Runner = Callable[[float], tuple[int, float]]
