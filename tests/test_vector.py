@@ -178,8 +178,8 @@ def run_differential(
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_batch_is_the_scalar_engine(name: str, players: int) -> None:
     """Issue 23 point 2: every observation, mask, reward and reset, self-play mode."""
-    games, steps = (8, 4000) if LONG else (3, 70)
-    run_differential(name, players, games=games, steps=steps, seed=players, check=games)
+    games, steps, check = (64, 4000, 8) if LONG else (3, 70, 3)
+    run_differential(name, players, games=games, steps=steps, seed=players, check=check)
 
 
 @pytest.mark.parametrize("policy", ["random", "heaviest", "greedy"])
