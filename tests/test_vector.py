@@ -306,3 +306,49 @@ def test_truncation_and_memory() -> None:
         batch.step(batch.action_mask.argmax(axis=1))
     assert batch.truncated.all() and not batch.terminated.any()
     assert batch.bytes_per_game < 8000
+
+
+def skip_forced(game: Scalar) -> None:
+    """Play the forced moves (and deal the next episodes) as ``skip_forced=True`` does."""
+    while True:
+        if game.state.phase != PLAYING:
+            game.episode += 1
+            game.deal()
+            continue
+        legal = legal_moves(game.state)
+        if len(legal) > 1:
+            return
+        game.state = apply(game.state, legal[0])
+
+
+@pytest.mark.parametrize(("name", "players"), [("basic", 2), ("all-five", 3), ("wild-draw", 2)])
+def test_core_actions_are_the_reference_policies(name: str, players: int) -> None:
+    """``core_actions``: the kernel policies' choices, seat by seat, as the reference makes them."""
+    from bendolib.vector import POLICIES, VectorGames
+
+    rules = registry.get(name)
+    batch = VectorGames(rules, 3, players, seed=4, skip_forced=True)
+    codes = np.array([[(g + s) % 3 for s in range(players)] for g in range(3)], dtype=np.int8)
+    sample = [Scalar(rules, players, int(batch.seeds[g]), match=False) for g in range(3)]
+    for game in sample:
+        skip_forced(game)
+    for step in range(60):
+        actions = batch.core_actions(codes)
+        for g, game in enumerate(sample):
+            state = game.state
+            legal = legal_moves(state)
+            policy = POLICIES[codes[g, state.current_player]]
+            if policy == "random":
+                k = game.rng.below(len(legal))
+            elif policy == "heaviest":
+                k = heaviest_index(legal)
+            else:
+                k = greedy_index(state, legal)
+            where = f"{name} game {g} step {step}"
+            assert int(batch.round_moves[g]) == len(state.history), where
+            assert move_of(int(actions[g]), legal, rules, state.board) == legal[k], where
+            game.state = apply(state, legal[k])
+            skip_forced(game)
+        batch.step(actions)
+        for g, game in enumerate(sample):
+            assert tuple(batch.obs[g].tolist()) == game.decision()[0]

@@ -865,6 +865,75 @@ done:
     return result;
 }
 
+/* batch_policy(batch, policies, actions, moves): the action the kernel policy
+ * policies[i * players + seat] (0 random, 1 heaviest, 2 greedy) chooses at game i's
+ * decision, and the round's moves so far; "random" draws from the game's stream */
+static PyObject *k_batch_policy(PyObject *self, PyObject *args) {
+    PyObject *capsule, *policies, *actions, *moves;
+    if (!PyArg_ParseTuple(args, "OOOO", &capsule, &policies, &actions, &moves))
+        return NULL;
+    VBatch *b = get_vbatch(capsule);
+    if (!b)
+        return NULL;
+    Py_buffer pv, av, mv;
+    if (read_actions(policies, &pv, b->n * b->players, 'b', "policies"))
+        return NULL;
+    if (PyObject_GetBuffer(actions, &av, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)) {
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(moves, &mv, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)) {
+        PyBuffer_Release(&pv);
+        PyBuffer_Release(&av);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (check_buffer(&av, 'q', b->n, "actions") || check_buffer(&mv, 'i', b->n, "moves"))
+        goto done;
+    const int8_t *code = pv.buf;
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)b->n * b->players; i++)
+        if (code[i] < POLICY_RANDOM || code[i] > POLICY_GREEDY) {
+            PyErr_SetString(PyExc_ValueError, "kernel: a policy is 0, 1 or 2");
+            goto done;
+        }
+    int64_t *out = av.buf;
+    int32_t *hist = mv.buf;
+    KMove buffer[MAXMOVES];
+    List list = {buffer, 0, 0};
+    int err = 0;
+    for (Py_ssize_t i = 0; i < b->n && !err; i++) {
+        Game *g = &b->games[i];
+        if ((err = list_moves(b->sp, &g->st, &list)))
+            break;
+        if (list.count == 0) {
+            err = E_UNSUPPORTED;
+            break;
+        }
+        int policy = code[i * b->players + g->st.current], k = 0;
+        if (list.count > 1) {
+            if (policy == POLICY_RANDOM)
+                k = rng_below(&g->rng, (uint64_t)list.count);
+            else if (policy == POLICY_HEAVIEST)
+                k = heaviest(b->sp, &list);
+            else
+                k = greedy(b->sp, &g->st, &list, &err);
+        }
+        out[i] = action_of(b, &buffer[k]);
+        hist[i] = g->hist;
+    }
+    if (err) {
+        batch_error(err);
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&pv);
+    PyBuffer_Release(&av);
+    PyBuffer_Release(&mv);
+    return result;
+}
+
 #define BATCH_METHODS                                                                        \
     {"batch_new", k_batch_new, METH_VARARGS,                                                 \
      "batch_new(spec, n, agent, policy, until_match, skip_forced, max_moves) -> a batch"},  \
@@ -872,4 +941,6 @@ done:
         {"batch_bind", k_batch_bind, METH_VARARGS, "batch_bind(batch, outputs)"},            \
         {"batch_reset", k_batch_reset, METH_VARARGS, "batch_reset(batch, seeds)"},           \
         {"batch_step", k_batch_step, METH_VARARGS,                                           \
-         "batch_step(batch, actions, active, accumulate) -> None or (game, action)"},
+         "batch_step(batch, actions, active, accumulate) -> None or (game, action)"},         \
+        {"batch_policy", k_batch_policy, METH_VARARGS,                                       \
+         "batch_policy(batch, policies, actions, moves): the kernel policies' choices"},

@@ -201,6 +201,8 @@ class VectorGames:
             ),
         )
         self.seeds = np.zeros(n, dtype=np.uint64)
+        #: Moves of each game's round so far, as of the last :meth:`core_actions`.
+        self.round_moves = np.zeros(n, dtype=np.int32)
         self.reset(seed=seed, seeds=seeds)
 
     @property
@@ -288,6 +290,33 @@ class VectorGames:
         if self.callback is not None:
             self._callback_moves()
         return self._result()
+
+    def core_actions(self, policies: str | Any = "greedy") -> Any:
+        """
+        The action the kernel's policy chooses at each game's current decision (an
+        int64 array, not played): ``policies`` names one policy of :data:`POLICIES` for
+        every seat, or is an integer array (num_games, players) of indices into it.
+        ``"random"`` draws from the game's own stream (that of the core's random
+        opponents).  Also sets :attr:`round_moves`, each round's moves so far.
+        """
+        n, p = self.num_games, self.players
+        if isinstance(policies, str):
+            if policies not in POLICIES:
+                raise ArgumentError(f"a policy is one of {POLICIES}, not {policies!r:.40}")
+            codes = np.full((n, p), POLICIES.index(policies), dtype=np.int8)
+        else:
+            given = np.asarray(policies)
+            if given.shape != (n, p) or given.dtype.kind not in "iu":
+                raise TypeError(
+                    f"policies must be a name or an integer array of shape ({n}, {p}), "
+                    f"not {given.dtype} {given.shape}"
+                )
+            if ((given < 0) | (given >= len(POLICIES))).any():
+                raise ArgumentError(f"policies are indices into {POLICIES}")
+            codes = np.ascontiguousarray(given, dtype=np.int8)
+        actions = np.zeros(n, dtype=np.int64)
+        _kernel.batch_policy(self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
+        return actions
 
     def _callback_moves(self) -> None:
         """Ask the callback for the opponents' moves until the agent is to move everywhere."""
