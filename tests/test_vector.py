@@ -352,3 +352,65 @@ def test_core_actions_are_the_reference_policies(name: str, players: int) -> Non
         batch.step(actions)
         for g, game in enumerate(sample):
             assert tuple(batch.obs[g].tolist()) == game.decision()[0]
+
+
+def test_selfplay_writes_through_the_batch(tmp_path: Any) -> None:
+    """
+    Issue 23 point 3: ``bendolib.selfplay`` writing through the batch.  Each game's rows
+    replay on the scalar engine: every observation, mask and action, the round rewards
+    and the final outcome.
+    """
+    from bendolib import selfplay
+
+    summary = selfplay.selfplay(
+        "basic",
+        ["greedy", "random"],
+        3,
+        tmp_path,
+        seed=6,
+        batch=True,
+        shard_games=2,
+        file_format="npz",
+    )
+    assert summary.games == 3 and summary.decisions > 0
+    data = selfplay.load(tmp_path)
+    rules = registry.get("basic")
+    for index in range(3):
+        rows = np.flatnonzero(data["game"] == index)
+        assert (data["entrant"][rows] == (data["seat"][rows] - index) % 2).all()
+        state = new_game(rules, 2, derive_seed(derive_seed(6, index), 0))
+        start = state.side_scores
+        returns: dict[int, list[float]] = {}
+        for row in rows:
+            while state.phase != PLAYING or len(legal_moves(state)) == 1:
+                if state.phase != PLAYING:
+                    returns[state.round_number] = round_returns(state, start)
+                    state = apply(state, NEXT_ROUND)
+                    start = state.side_scores
+                else:
+                    state = apply(state, legal_moves(state)[0])
+            seat = state.current_player
+            legal = legal_moves(state)
+            assert int(data["seat"][row]) == seat
+            assert int(data["round"][row]) == state.round_number
+            assert int(data["move"][row]) == len(state.history)
+            assert tuple(data["observation"][row].tolist()) == encode(state.observation(seat))
+            assert tuple(data["legal"][row].tolist()) == action_mask(legal, rules, state.board)
+            state = apply(state, move_of(int(data["action"][row]), legal, rules, state.board))
+        while state.phase != GAME_OVER:
+            if state.phase != PLAYING:
+                returns[state.round_number] = round_returns(state, start)
+                state = apply(state, NEXT_ROUND)
+                start = state.side_scores
+            else:
+                state = apply(state, legal_moves(state)[0])
+        returns[state.round_number] = round_returns(state, start)
+        side_of = {s: i for i, side in enumerate(state.sides) for s in side}
+        for row in rows:
+            seat = int(data["seat"][row])
+            expected = returns[int(data["round"][row])][seat]
+            assert float(data["round_reward"][row]) == pytest.approx(expected)
+            assert int(data["won"][row]) == int(side_of[seat] == state.match_winner)
+            assert int(data["final_score"][row]) == state.side_scores[side_of[seat]]
+    with pytest.raises(selfplay.SelfplayError, match="random and greedy only"):
+        selfplay.selfplay("basic", ["search", "greedy"], 1, tmp_path / "x", batch=True)
