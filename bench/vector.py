@@ -3,6 +3,7 @@
     python bench/vector.py                       # Basic 2 players, N = 1,024, 5 rounds
     python bench/vector.py --rounds 7 --slice 0.5
     python bench/vector.py --scaling             # N = 1, 16, 256, 4,096 and other rule sets
+    python bench/vector.py --selfplay 200        # bendolib.selfplay with and without batch=True
 
 Measured, per CPU second (``time.process_time``), each in slices of ``--slice`` seconds
 taken in turn (A B C D A B C D ...) ``--rounds`` times:
@@ -20,7 +21,10 @@ taken in turn (A B C D A B C D ...) ``--rounds`` times:
 Printed: min / median / max of each, and of the ratio of each batched figure to the
 scalar env's taken in the same round.  Then bytes per game.  ``--scaling`` adds the
 step call and the self-play loop for N = 1, 16, 256, 4,096, and for other rule sets
-and player counts at ``--games``.  Plain script: it asserts nothing.
+and player counts at ``--games``.  ``--selfplay GAMES`` times ``bendolib.selfplay`` (greedy
+against random, Basic, Parquet files) on GAMES matches with ``batch=True`` and without it
+(serially, in this process), in turn ``--rounds`` times: decisions per CPU second.
+Plain script: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -127,6 +131,35 @@ def interleaved(runners: dict[str, Runner], rounds: int, budget: float) -> dict[
     return rates
 
 
+def selfplay_rates(games: int, rounds: int) -> None:
+    import tempfile
+
+    from bendolib.runner import SerialExecutor
+    from bendolib.selfplay import selfplay
+
+    rates: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(rounds):
+        for batch in (True, False):
+            with tempfile.TemporaryDirectory() as out:
+                start = time.process_time()
+                done = selfplay(
+                    "basic",
+                    ["greedy", "random"],
+                    games,
+                    out,
+                    seed=1,
+                    batch=batch,
+                    executor=SerialExecutor(),
+                    shard_games=games,
+                )
+                rates[batch].append(done.decisions / (time.process_time() - start))
+    print(f"bendolib.selfplay, Basic, greedy vs random, {games} matches: decisions per CPU second")
+    print(f"{'':<12} {'min':>12} {'median':>12} {'max':>12}")
+    print(f"{'batch=True':<12} {summary(rates[True])}")
+    print(f"{'batch=False':<12} {summary(rates[False])}")
+    print("ratio " + ratios([a / b for a, b in zip(rates[True], rates[False], strict=True)]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="basic")
@@ -135,7 +168,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--slice", type=float, default=0.3)
     parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--selfplay", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
+    if args.selfplay:
+        selfplay_rates(args.selfplay, args.rounds)
+        return
     rules, players, games = args.rules, args.players, args.games
     runners = {
         "step call": step_call(rules, players, games),
