@@ -414,3 +414,32 @@ def test_selfplay_writes_through_the_batch(tmp_path: Any) -> None:
             assert int(data["final_score"][row]) == state.side_scores[side_of[seat]]
     with pytest.raises(selfplay.SelfplayError, match="random and greedy only"):
         selfplay.selfplay("basic", ["search", "greedy"], 1, tmp_path / "x", batch=True)
+
+
+def test_without_the_kernel_the_reason_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: the error names the reason (here: no compiled kernel, as in pure mode)."""
+    import bendolib.vector as vector
+
+    monkeypatch.setattr(vector, "_kernel", None)
+    assert vector.unsupported_reason(registry.get("basic"), 2) == (
+        "the compiled kernel is not loaded"
+    )
+    with pytest.raises(RuleSetError, match=r"cannot batch basic .* kernel is not loaded"):
+        vector.VectorGames("basic", 2)
+
+
+def test_without_numpy_the_import_says_which_extra() -> None:
+    """Issue 23: "make the import error clear when NumPy is absent"."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['numpy'] = None\n"
+        "try:\n"
+        "    import bendolib.vector\n"
+        "except ModuleNotFoundError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "bendolib.vector needs NumPy: pip install 'bendolib[gymnasium]'" in done.stdout
