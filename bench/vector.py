@@ -16,7 +16,10 @@ taken in turn (A B C D A B C D ...) ``--rounds`` times:
 * ``core opponents``: the caller plays seat 0 with random legal actions, the kernel's
   ``"random"`` policy the other seats: agent steps/s;
 * ``scalar env``: ``gymnasium.make("bendolib/Basic-v0", opponents="random")``, random
-  legal actions: agent steps/s.
+  legal actions: agent steps/s;
+* ``openspiel loop`` (when pyspiel is installed): OpenSpiel's Python game loop on
+  bendolib's pyspiel game (``bendolib.adapters.openspiel``, dealt tile by tile),
+  the observation tensor and a random legal action at every decision: steps/s.
 
 Printed: min / median / max of each, and of the ratio of each batched figure to the
 scalar env's taken in the same round.  Then bytes per game.  ``--scaling`` adds the
@@ -112,6 +115,38 @@ def scalar_env(rules: str, players: int) -> Runner:
     return run
 
 
+def openspiel_loop(rules: str, players: int) -> Runner | None:
+    """OpenSpiel's Python game loop on bendolib's pyspiel game (None without pyspiel)."""
+    try:
+        import pyspiel
+
+        import bendolib.adapters.openspiel as adapter
+    except ImportError:
+        return None
+    game = pyspiel.load_game(adapter.game_name(rules), {"players": players})
+    rng = np.random.default_rng(0)
+    state: dict[str, Any] = {"state": game.new_initial_state()}
+
+    def run(budget: float) -> tuple[int, float]:
+        start = time.process_time()
+        steps = 0
+        while time.process_time() - start < budget:
+            current = state["state"]
+            if current.is_terminal():
+                current = state["state"] = game.new_initial_state()
+            if current.is_chance_node():
+                outcomes = current.chance_outcomes()
+                current.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            current.observation_tensor(current.current_player())
+            legal = current.legal_actions()
+            current.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps, time.process_time() - start
+
+    return run
+
+
 def summary(values: list[float]) -> str:
     return f"{min(values):>12,.0f} {statistics.median(values):>12,.0f} {max(values):>12,.0f}"
 
@@ -180,13 +215,16 @@ def main() -> None:
         "core opponents": core_opponents(rules, players, games),
         "scalar env": scalar_env(rules, players),
     }
+    spiel = openspiel_loop(rules, players)
+    if spiel is not None:
+        runners["openspiel loop"] = spiel
     rates = interleaved(runners, args.rounds, args.slice)
     print(f"{rules}, {players} players, N = {games:,}: steps per CPU second, {args.rounds} rounds")
     print(f"{'':<16} {'min':>12} {'median':>12} {'max':>12}   ratio to the scalar env")
     scalar = rates["scalar env"]
     for name, values in rates.items():
         line = f"{name:<16} {summary(values)}"
-        if name != "scalar env":
+        if name not in ("scalar env", "openspiel loop"):
             line += "   " + ratios([v / s for v, s in zip(values, scalar, strict=True)])
         print(line)
     batch = VectorGames(rules, games, players)
