@@ -26,6 +26,7 @@ from bendolib.engine import apply, legal_moves, new_game  # noqa: E402
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError  # noqa: E402
 from bendolib.moves import NEXT_ROUND  # noqa: E402
 from bendolib.playouts import KERNEL  # noqa: E402
+from bendolib.rules import RuleSet  # noqa: E402
 from bendolib.state import GAME_OVER, PLAYING, GameState  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not KERNEL, reason="batched games need the compiled kernel")
@@ -117,7 +118,7 @@ def settle(
 
 
 def run_differential(
-    name: str,
+    name: str | RuleSet,
     players: int,
     *,
     games: int,
@@ -130,7 +131,7 @@ def run_differential(
     """Step ``games`` batched games ``steps`` times; replay the first ``check`` alone."""
     from bendolib.vector import VectorGames
 
-    rules = registry.get(name)
+    rules = registry.get(name) if isinstance(name, str) else name
     batch = VectorGames(
         rules,
         games,
@@ -326,7 +327,7 @@ def test_core_actions_are_the_reference_policies(name: str, players: int) -> Non
     """``core_actions``: the kernel policies' choices, seat by seat, as the reference makes them."""
     from bendolib.vector import POLICIES, VectorGames
 
-    rules = registry.get(name)
+    rules = registry.get(name) if isinstance(name, str) else name
     batch = VectorGames(rules, 3, players, seed=4, skip_forced=True)
     codes = np.array([[(g + s) % 3 for s in range(players)] for g in range(3)], dtype=np.int8)
     sample = [Scalar(rules, players, int(batch.seeds[g]), match=False) for g in range(3)]
@@ -443,3 +444,25 @@ def test_without_numpy_the_import_says_which_extra() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "bendolib.vector needs NumPy: pip install 'bendolib[gymnasium]'" in done.stdout
+
+
+def configured() -> list[tuple[str, RuleSet]]:
+    """Configured variants that reach the deductions' rarer paths."""
+    from bendolib.rules.starting import FixedSeat, HighestDouble
+
+    basic = registry.get("basic")
+    return [
+        ("two a draw", basic.configure("b2", batch=2, max_per_turn=2, when_stuck="until_fits")),
+        ("fixed seat", basic.configure("fx", start=FixedSeat(1))),
+        ("free opening", basic.configure("no", start=HighestDouble(opens=False))),
+        ("forced draws", basic.configure("fd", voluntary=False)),
+        ("draw and play", basic.configure("dp", after_voluntary="play")),
+    ]
+
+
+@pytest.mark.parametrize(("what", "rules"), configured(), ids=[w for w, _ in configured()])
+@pytest.mark.parametrize("players", [2, 3])
+def test_configured_rule_sets_too(what: str, rules: RuleSet, players: int) -> None:
+    """Several tiles a draw, a free opening, draws by choice that do not end the turn..."""
+    games, steps, check = (16, 3000, 4) if LONG else (3, 60, 3)
+    run_differential(rules, players, games=games, steps=steps, seed=players, check=check)
