@@ -100,3 +100,47 @@ def test_errors_name_what_is_wrong() -> None:
         BendolibVectorEnv(2, "basic", opponents="search")
     with pytest.raises(RuleSetError, match="TriangleGeometry"):
         BendolibVectorEnv(2, "triominoes")
+
+
+class SingleView(gymnasium.Env):  # type: ignore[misc]
+    """One environment of a BendolibVectorEnv seen as a plain Gymnasium env."""
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(self, rules: str, players: int) -> None:
+        self.vector = BendolibVectorEnv(1, rules, players)
+        self.observation_space = self.vector.single_observation_space
+        self.action_space = self.vector.single_action_space
+
+    @staticmethod
+    def _row(obs: dict[str, Any]) -> dict[str, Any]:
+        return {key: value[0] for key, value in obs.items()}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**62))
+        obs, _ = self.vector.reset(seed=seed)
+        return self._row(obs), {}
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        mask = self.vector.games.action_mask[0]
+        if not mask[int(action)]:  # check_env steps with random actions
+            action = int(np.flatnonzero(mask)[0])
+        obs, reward, terminated, truncated, _ = self.vector.step(np.array([action]))
+        return self._row(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), {}
+
+
+@pytest.mark.parametrize(("rules", "players"), [("basic", 2), ("all-five", 3)])
+def test_gymnasium_check_env_passes_on_the_single_env_view(rules: str, players: int) -> None:
+    """Issue 23 point 3: "check_env-style checks on its single-env view"."""
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(SingleView(rules, players), skip_render_check=True)
+    assert [str(w.message) for w in caught] == []
