@@ -231,13 +231,16 @@ static void resolve_pending(const Spec *sp, Game *g, int next_player) {
             g->accept[c] &= ~g->pend_fits;
 }
 
-static void add_class(Game *g, int seat, int turn, int draw, int size) {
+static int add_class(Game *g, int seat, int turn, int draw, int size) {
+    if (g->ncls >= MAXCLS || turn > INT16_MAX)
+        return E_UNSUPPORTED;
     int c = g->ncls++;
     g->cls_seat[c] = (int8_t)seat;
     g->cls_draw[c] = (int8_t)draw;
     g->cls_turn[c] = (int16_t)turn;
     g->cls_size[c] = (uint8_t)size;
     g->accept[c] = ~g->placed_all;
+    return 0;
 }
 
 /* apply move m (legal) to game g, keeping the history's deductions */
@@ -294,7 +297,8 @@ static int play_move(const Spec *sp, Game *g, const KMove *m) {
                 got |= (mask_t)1 << st->deck[i];
             if (q >= 0) {
                 g->taken[q] |= got;
-                add_class(g, q, idx, 0, st->stock_pos - before);
+                if ((err = add_class(g, q, idx, 0, st->stock_pos - before)))
+                    return err;
             }
         }
         g->last_kind = 1;
@@ -311,8 +315,8 @@ static int play_move(const Spec *sp, Game *g, const KMove *m) {
         for (int i = before; i < st->stock_pos; i++)
             got |= (mask_t)1 << st->deck[i];
         g->taken[p] |= got;
-        if (count > 0)
-            add_class(g, p, idx, 1, count);
+        if (count > 0 && (err = add_class(g, p, idx, 1, count)))
+            return err;
         g->pending = 1;
         g->pend_idx = idx;
         g->pend_seat = p;
@@ -324,6 +328,8 @@ static int play_move(const Spec *sp, Game *g, const KMove *m) {
         g->last_tile = -1;
     } else {
         if (g->drew) {
+            if (g->npos >= MAXT)
+                return E_UNSUPPORTED;
             int k = g->npos++;
             g->pos_seat[k] = (int8_t)p;
             g->pos_first[k] = (uint8_t)g->turn_first;

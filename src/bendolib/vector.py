@@ -224,6 +224,16 @@ class VectorGames:
         )
         return int(self._core_bytes + sum(a.nbytes for a in arrays) // self.num_games)
 
+    @staticmethod
+    def _core(function: Callable[..., Any], *args: Any) -> Any:
+        """Call the kernel; an event it does not play becomes a library error."""
+        try:
+            return function(*args)
+        except _kernel.UnsupportedError as exc:  # type: ignore[union-attr]
+            raise RuleSetError(
+                f"the batched games met what the kernel does not play: {exc}"
+            ) from None
+
     def _result(self) -> Step:
         return Step(
             self.obs, self.action_mask, self.seat, self.rewards, self.terminated, self.truncated
@@ -246,7 +256,7 @@ class VectorGames:
             if not isinstance(base, int) or isinstance(base, bool) or not 0 <= base < 2**64:
                 raise ArgumentError(f"a seed is an int from 0 to 2**64 - 1, not {base!r:.40}")
             self.seeds[:] = [derive_seed(base, g) for g in range(self.num_games)]
-        _kernel.batch_reset(self._batch, self.seeds.view(np.int64))  # type: ignore[union-attr]
+        self._core(_kernel.batch_reset, self._batch, self.seeds.view(np.int64))  # type: ignore[union-attr]
         if self.callback is not None:
             self._callback_moves()
             self.rewards[:] = 0.0
@@ -284,7 +294,7 @@ class VectorGames:
         core's moves, up to each game's next decision by the caller.
         """
         actions = self._actions(actions)
-        found = _kernel.batch_step(self._batch, actions, None, False)  # type: ignore[union-attr]
+        found = self._core(_kernel.batch_step, self._batch, actions, None, False)  # type: ignore[union-attr]
         if found is not None:
             raise self._illegal(found, "the")
         if self.callback is not None:
@@ -315,7 +325,7 @@ class VectorGames:
                 raise ArgumentError(f"policies are indices into {POLICIES}")
             codes = np.ascontiguousarray(given, dtype=np.int8)
         actions = np.zeros(n, dtype=np.int64)
-        _kernel.batch_policy(self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
+        self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
         return actions
 
     def _callback_moves(self) -> None:
@@ -337,8 +347,12 @@ class VectorGames:
                 )
             full[:] = 0
             full[index] = chosen
-            found = _kernel.batch_step(  # type: ignore[union-attr]
-                self._batch, full, waiting.view(np.int8), True
+            found = self._core(
+                _kernel.batch_step,  # type: ignore[union-attr]
+                self._batch,
+                full,
+                waiting.view(np.int8),
+                True,
             )
             if found is not None:
                 raise self._illegal(found, "the opponents callback's")
