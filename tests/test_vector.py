@@ -466,3 +466,26 @@ def test_configured_rule_sets_too(what: str, rules: RuleSet, players: int) -> No
     """Several tiles a draw, a free opening, draws by choice that do not end the turn..."""
     games, steps, check = (16, 3000, 4) if LONG else (3, 60, 3)
     run_differential(rules, players, games=games, steps=steps, seed=players, check=check)
+
+
+def test_batches_step_in_threads_as_they_do_alone() -> None:
+    """The step releases the GIL: batches stepped in two threads play as they do alone."""
+    import threading
+
+    from bendolib.vector import VectorGames
+
+    def play(batch: Any) -> None:
+        for _ in range(40):
+            batch.step(batch.action_mask.argmax(axis=1))
+
+    alone = [VectorGames("basic", 64, seed=s) for s in (1, 2)]
+    for batch in alone:
+        play(batch)
+    threaded = [VectorGames("basic", 64, seed=s) for s in (1, 2)]
+    workers = [threading.Thread(target=play, args=(batch,)) for batch in threaded]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    for one, other in zip(alone, threaded, strict=True):
+        assert (one.obs == other.obs).all() and (one.final_scores == other.final_scores).all()

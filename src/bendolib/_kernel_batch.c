@@ -61,6 +61,7 @@ typedef struct {
     int words;       /* legal words per game */
     int players, size, actions, tiles, ends, values, turns, placements;
     int agent, policy, until_match, skip_forced, max_moves;
+    int busy; /* a call is stepping the games (without the GIL) */
     Py_buffer out[NOUT];
     int bound;
     /* encoding offsets */
@@ -780,6 +781,10 @@ static PyObject *k_batch_reset(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "kernel: bind the outputs first");
         return NULL;
     }
+    if (b->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel: the batch is being stepped by another thread");
+        return NULL;
+    }
     Py_buffer view;
     if (read_actions(seeds, &view, b->n, 'q', "seeds"))
         return NULL;
@@ -841,9 +846,16 @@ static PyObject *k_batch_step(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    if (b->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel: the batch is being stepped by another thread");
+        goto done;
+    }
     int err = 0;
     KMove buffer[MAXMOVES];
     List list = {buffer, 0, 0};
+    b->busy = 1;
+    /* the games and the arrays only: other threads run meanwhile */
+    Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < b->n && !err; i++) {
         if (on && !on[i])
             continue;
@@ -858,6 +870,8 @@ static PyObject *k_batch_step(PyObject *self, PyObject *args) {
         g->decided = 1;
         err = advance(b, i, &list);
     }
+    Py_END_ALLOW_THREADS
+    b->busy = 0;
     if (err) {
         batch_error(err);
         goto done;
@@ -881,6 +895,10 @@ static PyObject *k_batch_policy(PyObject *self, PyObject *args) {
     VBatch *b = get_vbatch(capsule);
     if (!b)
         return NULL;
+    if (b->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel: the batch is being stepped by another thread");
+        return NULL;
+    }
     Py_buffer pv, av, mv;
     if (read_actions(policies, &pv, b->n * b->players, 'b', "policies"))
         return NULL;
