@@ -233,6 +233,8 @@ class VectorGames:
             raise RuleSetError(
                 f"the batched games met what the kernel does not play: {exc}"
             ) from None
+        except RuntimeError as exc:  # the batch is being stepped in another thread
+            raise ArgumentError(str(exc).removeprefix("kernel: ")) from None
 
     def _result(self) -> Step:
         return Step(
