@@ -69,7 +69,11 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "playouts",
         ),
     ),
-    ("bots", "bots, encodings, adapters", ("bots", "encoding", "adapters")),
+    (
+        "bots",
+        "bots, encodings, batched games, adapters",
+        ("bots", "encoding", "vector", "adapters"),
+    ),
     (
         "tournament",
         "matches between bots, self-play, the testing kit",

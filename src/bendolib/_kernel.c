@@ -3683,6 +3683,8 @@ static PyObject *k_deal_deck(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* batched games (bendolib.vector): a file of its own */
+#include "_kernel_batch.c"
 
 static PyMethodDef methods[] = {
     {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},
@@ -3698,6 +3700,7 @@ static PyMethodDef methods[] = {
     {"deal_hands", k_deal_hands, METH_VARARGS, "deal_hands(deck, players, size) -> the hand masks, or None"},
     {"deal_deck", k_deal_deck, METH_VARARGS,
      "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
+    BATCH_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -789,6 +789,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             file_format=args.format,
             executor=executor,
             progress=progress,
+            batch=args.batch,
         )
     except selfplay.SelfplayInterrupted as stop:
         summary = stop.summary
@@ -1158,6 +1159,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=100,
         metavar="N",
         help="games per file (default: %(default)s)",
+    )
+    play_self.add_argument(
+        "--batch",
+        action="store_true",
+        help="play the matches in the compiled kernel's batched games, one batch per file "
+        "(bots random and greedy only; chain rule sets; other deals than without it)",
     )
     _add_run_options(play_self, "games")
     play_self.set_defaults(func=_selfplay)
