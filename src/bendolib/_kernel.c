@@ -214,6 +214,7 @@ typedef struct {
     KEnd ends[MAXE];
     uint16_t occ_cell[MAXOCC];
     uint8_t occ_mask[MAXOCC];
+    uint64_t occ_bloom; /* bit OCC_HASH(cell) of every occupied cell (corners' fast miss) */
     /* the latest finished round */
     int has_result, r_blocked, r_nout, r_nwinners;
     int8_t r_order[MAXP], r_winners[MAXP];
@@ -228,7 +229,14 @@ static inline int turn_from(const Spec *sp, int tile, int face) {
     return sp->turn[2 * tile + (face != sp->a[tile])];
 }
 
+/* a cell's bit in KState.occ_bloom: about 8q + r mod 64 (distinct for nearby cells) */
+#define OCC_HASH(cell) ((((cell) >> 5) + (cell)) & 63)
+
 static inline uint8_t corners(const KState *st, uint16_t cell) {
+    /* most lookups are of empty cells (the cells beyond the chain's ends): one bit test
+     * instead of a scan of every occupied cell (issue 24: placing a tile was 20%) */
+    if (!((st->occ_bloom >> OCC_HASH(cell)) & 1))
+        return 0;
     for (int i = 0; i < st->nocc; i++)
         if (st->occ_cell[i] == cell)
             return st->occ_mask[i];
@@ -245,6 +253,7 @@ static int occupy(KState *st, uint16_t cell, int corner) {
         return E_UNSUPPORTED;
     st->occ_cell[st->nocc] = cell;
     st->occ_mask[st->nocc++] = (uint8_t)(1u << corner);
+    st->occ_bloom |= (uint64_t)1 << OCC_HASH(cell);
     return 0;
 }
 
@@ -273,6 +282,7 @@ static void orientation(const Spec *sp, int tile, int first, int *x, int *y) {
 static int open_board(const Spec *sp, KState *st, const int *tiles, int count) {
     static const int corner_of[2] = {0, 3};
     st->nocc = 0;
+    st->occ_bloom = 0;
     st->nends = 0;
     if (!sp->bends) {
         int t = tiles[0];
@@ -405,11 +415,16 @@ static inline void push_turns(const Spec *sp, const KState *st, List *list, int 
  * value and that end's value passes.  One mask per end and turn instead of closes_evenly()
  * per candidate (issue 24: the closing check was 18% of a Basic playout). */
 static mask_t closing_mask(const Spec *sp, const KState *st, int e, int turn) {
-    uint16_t target;
-    int corner, exit;
-    step(&st->ends[e], turn, &target, &corner, &exit);
-    uint16_t facing = (uint16_t)(target + DELTA[exit]);
-    int back = (exit + 3) % 6, value = st->ends[e].value;
+    /* the cell and side facing the new end, by (side, turn), as step() gives them
+     * (DELTA[side] + DELTA[exit], (exit + 3) % 6):
+     * a table instead of four modulos per call (-10% of the kernel's listing) */
+    static const int AHEAD[6][3] = {{0, 1, 255},   {0, -255, 256}, {0, -256, 1},
+                                    {0, -1, -255}, {0, 255, -256}, {0, 256, -1}};
+    static const int8_t BACK[6][3] = {{0, 5, 1}, {0, 0, 2}, {0, 1, 3},
+                                      {0, 2, 4}, {0, 3, 5}, {0, 4, 0}};
+    const KEnd *end = &st->ends[e];
+    uint16_t facing = (uint16_t)(end->cell + AHEAD[end->side][turn]);
+    int back = BACK[end->side][turn], value = end->value;
     mask_t ok = ~(mask_t)0;
     for (int i = 0; i < st->nends; i++)
         if (i != e && st->ends[i].cell == facing && st->ends[i].side == back) {
@@ -945,6 +960,7 @@ static int deal_round(const Spec *sp, KState *st, int64_t round_number) {
         st->nplaced = 0;
         st->nends = 0;
         st->nocc = 0;
+        st->occ_bloom = 0;
         if (ntable && open_board(sp, st, table, ntable))
             return E_UNSUPPORTED;
         st->round_number = round_number;
@@ -1201,6 +1217,7 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
             after.nplaced = st->nplaced;
             after.nends = st->nends;
             after.nocc = st->nocc;
+            after.occ_bloom = st->occ_bloom;
             memcpy(after.ends, st->ends, sizeof st->ends);
             memcpy(after.occ_cell, st->occ_cell, st->nocc * sizeof st->occ_cell[0]);
             memcpy(after.occ_mask, st->occ_mask, st->nocc * sizeof st->occ_mask[0]);
