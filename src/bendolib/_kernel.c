@@ -234,7 +234,8 @@ static inline int turn_from(const Spec *sp, int tile, int face) {
 
 static inline uint8_t corners(const KState *st, uint16_t cell) {
     /* most lookups are of empty cells (the cells beyond the chain's ends): one bit test
-     * instead of a scan of every occupied cell (issue 24: placing a tile was 20%) */
+     * instead of a scan of every occupied cell (issue 24: placing a tile was 20%; with
+     * the closing table, -7.1% instructions per Basic playout) */
     if (!((st->occ_bloom >> OCC_HASH(cell)) & 1))
         return 0;
     for (int i = 0; i < st->nocc; i++)
@@ -413,11 +414,14 @@ static inline void push_turns(const Spec *sp, const KState *st, List *list, int 
 /* the tiles that may be laid at end e turning `turn` under the even-closure rule: every
  * other end the new end would face must be shown, so only the tile carrying both the end's
  * value and that end's value passes.  One mask per end and turn instead of closes_evenly()
- * per candidate (issue 24: the closing check was 18% of a Basic playout). */
+ * per candidate (issue 24: the closing check was 18% of a Basic playout; with the
+ * mask test in fitting() and next_seat() without divisions: -4.7% instructions per
+ * Basic playout, callgrind, docs/performance.md). */
 static mask_t closing_mask(const Spec *sp, const KState *st, int e, int turn) {
     /* the cell and side facing the new end, by (side, turn), as step() gives them
      * (DELTA[side] + DELTA[exit], (exit + 3) % 6):
-     * a table instead of four modulos per call (-10% of the kernel's listing) */
+     * a table instead of four modulos per call (with the occ_bloom filter: -7.1%
+     * instructions per Basic playout) */
     static const int AHEAD[6][3] = {{0, 1, 255},   {0, -255, 256}, {0, -256, 1},
                                     {0, -1, -255}, {0, 255, -256}, {0, 256, -1}};
     static const int8_t BACK[6][3] = {{0, 5, 1}, {0, 0, 2}, {0, 1, 3},
@@ -527,7 +531,8 @@ static mask_t fitting(const Spec *sp, const KState *st, mask_t mask) {
     }
     if (!sp->general && sp->bends) {
         /* even closing: the same masks as list_places, without building the list (issue
-         * 24: fits() building the whole legal list was 26% of a Basic playout) */
+         * 24: fits() building the whole legal list was 26% of a Basic playout; see
+         * closing_mask for what it bought) */
         for (int e = 0; e < st->nends; e++) {
             const KEnd *end = &st->ends[e];
             for (int turn = LEFT; turn <= RIGHT; turn++) {
@@ -987,7 +992,8 @@ static inline int mod(int x, int n) { return ((x % n) + n) % n; }
 
 /* the next seat in the order of play that still holds tiles (engine._next_seat) */
 static int next_seat(const Spec *sp, const KState *st, int seat) {
-    /* a step of +-1 wraps with a compare, not mod()'s two divisions (issue 24: 12%) */
+    /* a step of +-1 wraps with a compare, not mod()'s two divisions (issue 24: 12%; see
+     * closing_mask for what it bought) */
     for (int k = 0; k < sp->players; k++) {
         seat += st->direction;
         if (seat >= sp->players || seat < 0)
@@ -1793,8 +1799,9 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
         return raise_for(-1), NULL;
     PyObject *results = NULL;
     long *forced = NULL;
-    /* buffers for at most a chunk: a small call no longer maps and unmaps a megabyte
-     * (CHUNK states) per call (issue 24: a 1-playout call 48.9k -> see docs/performance) */
+    /* buffers for the playouts of one chunk, not always CHUNK states (1.2 MB): a small
+     * call allocates what it uses (issue 24; no change in instructions counted, the
+     * allocator reused the block) */
     Py_ssize_t chunk = count < CHUNK ? (count ? count : 1) : CHUNK;
     KState *finals = PyMem_Malloc(chunk * sizeof(KState));
     int *moves = PyMem_Malloc(chunk * sizeof(int));
