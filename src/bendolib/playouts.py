@@ -55,8 +55,17 @@ _POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
 _SPECS: dict[tuple[int, int], tuple[RuleSet, Any, str]] = {}
 
 
+#: The latest lookup of :func:`_compiled` (rules, players, spec, reason): a search calls
+#: with the same rule set again and again, and this skips building the key and the dict
+#: lookup (issue 24, point 3: the fixed cost of a small call).
+_LATEST: list[Any] = [None, 0, None, ""]
+
+
 def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
     """The kernel's compiled ``rules`` for ``players`` (None and the reason when it has none)."""
+    latest = _LATEST
+    if latest[0] is rules and latest[1] == players:
+        return latest[2], latest[3]
     key = (id(rules), players)
     found = _SPECS.get(key)
     if found is None or found[0] is not rules:
@@ -75,6 +84,7 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
             _SPECS.clear()
         found = (rules, spec, reason)
         _SPECS[key] = found
+    _LATEST[:] = [rules, players, found[1], found[2]]
     return found[1], found[2]
 
 
@@ -168,6 +178,56 @@ def playouts(
     return out
 
 
+def playouts_many(
+    states: Sequence[GameState],
+    count: int = 1,
+    *,
+    policy: str = "random",
+    seed: int = 0,
+    until: str = "round",
+) -> tuple[tuple[Outcome, ...], ...]:
+    """
+    ``count`` playouts from each of ``states`` (the leaves of a search tree, say), in one
+    call: item ``j`` equals ``playouts(states[j], count, policy=policy, seed=seed + j,
+    until=until)``.  The arguments are checked once and each rule set is looked up once,
+    so that many small calls cost less than calling :func:`playouts` per state.
+    """
+    if isinstance(states, GameState) or not isinstance(states, Sequence):
+        raise TypeError(f"playouts_many needs a sequence of GameState, not {type(states).__name__}")
+    for state in states:
+        check_arguments(state, count, policy, seed, until, None)
+    code = _POLICY_CODES[policy]
+    match = until == "match"
+    out: list[tuple[Outcome, ...]] = []
+    kernel = _kernel
+    for j, state in enumerate(states):
+        spec = None
+        if kernel is not None:
+            spec, _ = _compiled(state.context.rules, state.context.players)
+        if kernel is not None and spec is not None:
+            try:
+                out.append(
+                    tuple(
+                        kernel.run(
+                            spec,
+                            state_tuple(state),
+                            count,
+                            code,
+                            (seed + j) & 0xFFFFFFFFFFFFFFFF,
+                            match,
+                            False,
+                            None,
+                            Outcome,
+                        )
+                    )
+                )
+                continue
+            except (kernel.UnsupportedError, NotForKernelError):
+                pass  # a position or an event the kernel leaves to the engine
+        out.append(reference_playouts(state, count, policy=policy, seed=seed + j, until=until))
+    return tuple(out)
+
+
 __all__ = [
     "KERNEL",
     "POLICIES",
@@ -176,6 +236,7 @@ __all__ = [
     "PlayoutError",
     "kernel_reason",
     "playouts",
+    "playouts_many",
     "reference_playouts",
     "warn_fallback",
 ]
