@@ -49,6 +49,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     ) from error
 
 from bendolib import rules as registry
+from bendolib._kernel_tri_input import is_triangle_rules
 from bendolib._rng import derive_seed
 from bendolib.encoding import action_count, encoding_size
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
@@ -79,6 +80,10 @@ def unsupported_reason(rules: RuleSet, players: int) -> str | None:
         return "the compiled kernel is not loaded"
     if not hasattr(_kernel, "batch_new"):
         return "the compiled kernel is a build without batched games (rebuild it)"
+    if is_triangle_rules(rules):
+        # the kernel plays the triangle games' playouts, but batches the chain games only
+        geometry = type(rules.geometry).__name__
+        return f"batched games play the chain rule sets; this one lays triangles on a {geometry}"
     spec, reason = _compiled(rules, players)
     return None if spec is not None else reason
 
