@@ -1533,6 +1533,8 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
     if (read_int_tuple(PyTuple_GET_ITEM(t, 13), st->play_points, sp->players, "play points"))
         return -1;
     GET_IN(t, 14, st->phase, PLAYING, GAME_OVER);
+    if (st->phase == PLAYING && !st->hands[st->current])
+        return unsupported("the player to move holds no tile"); /* never in play */
     GET_IN(t, 15, st->last_placer, -1, sp->players - 1);
     GET_IN(t, 16, st->match_winner, -1, sp->nsides - 1);
     GET_IN(t, 17, st->nplaced, 0, INT_MAX);
