@@ -1938,6 +1938,10 @@ static PyObject *k_perft(PyObject *self, PyObject *args) {
     int depth;
     if (!PyArg_ParseTuple(args, "OOi", &capsule, &state_tuple, &depth))
         return NULL;
+    if (depth > 64) { /* each level holds a listing on the C stack */
+        PyErr_SetString(PyExc_ValueError, "perft: a depth of at most 64");
+        return NULL;
+    }
     Spec *sp = get_spec(capsule);
     if (!sp)
         return NULL;
@@ -1980,7 +1984,8 @@ static PyObject *k_walk(PyObject *self, PyObject *args) {
             return NULL;
         }
         Py_DECREF(n);
-        if (apply_move(sp, &st, &buffer[(long long)stride * k % list.count]))
+        long long at = (long long)stride * k % list.count;
+        if (apply_move(sp, &st, &buffer[at < 0 ? at + list.count : at]))
             goto fail;
     }
     return counts;

@@ -629,7 +629,8 @@ def check_state(state: GameState) -> None:
     Raise unless every value of ``state`` is of its type (TypeError) and within its
     range (:class:`ArgumentError`): the seats, the tile indices and masks within the
     tile set, the hands and the stock sharing no tile, the stock position within the
-    deck, the direction 1 or -1, the phase, the seed and round number within
+    deck, the direction 1 or -1, the phase, the match's winner a side exactly when the
+    match is over, the seed and round number within
     :mod:`bendolib.limits`.  What the engine and the compiled kernel take for granted;
     the rules of play (who may hold what after which moves) are not checked.
 
@@ -728,6 +729,8 @@ def check_state(state: GameState) -> None:
     sides = len(rules.match.sides(players))
     if not -1 <= context.match_winner < sides:
         raise bad("match_winner", f"a side from 0 to {sides - 1}, or -1")
+    if (context.match_winner >= 0) != (context.phase == GAME_OVER):
+        raise bad("match_winner", "a side once the match is over (phase 2), else -1")
     results = context.results
     if type(results) is not tuple or not all(type(r) is RoundResult for r in results):
         raise bad("results", "a tuple of RoundResults")
