@@ -614,6 +614,15 @@ static int64_t hand_points(const Spec *sp, mask_t hand) {
     return total;
 }
 
+/* *acc += x, or E_UNSUPPORTED when the sum leaves 64 bits (the Python engine's ints
+ * do not overflow: it plays such scores) */
+static inline int add_checked(int64_t *acc, int64_t x) {
+    if ((x > 0 && *acc > INT64_MAX - x) || (x < 0 && *acc < INT64_MIN - x))
+        return E_UNSUPPORTED;
+    *acc += x;
+    return 0;
+}
+
 static int64_t floor_div(int64_t x, int64_t y) {
     int64_t q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0)))
@@ -767,7 +776,10 @@ static int score_round(const Spec *sp, const KState *st, int blocked, const int6
                 end++;
             int64_t sum = 0;
             for (int k = place; k < end; k++)
-                sum += sp->place_points[k];
+                if (add_checked(&sum, sp->place_points[k]))
+                    return E_UNSUPPORTED;
+            if (sum == INT64_MIN)
+                return E_UNSUPPORTED; /* -sum below */
             int64_t share = sp->round_up ? -floor_div(-sum, end - place) : floor_div(sum, end - place);
             for (int k = place; k < end; k++)
                 points[order[k]] = share;
@@ -811,13 +823,16 @@ static int score_round(const Spec *sp, const KState *st, int blocked, const int6
     return 0;
 }
 
-/* the winning side of the match, or -1 while it goes on (Match.winner) */
+/* the winning side of the match, or -1 while it goes on (Match.winner); NO_SUM when a
+ * side's total leaves 64 bits */
+#define NO_SUM (-2)
 static int match_winner(const Spec *sp, const KState *st) {
     int64_t totals[MAXP], best = 0;
     for (int i = 0; i < sp->nsides; i++) {
         totals[i] = 0;
         for (int k = 0; k < sp->side_size[i]; k++)
-            totals[i] += st->scores[sp->side_seats[i][k]];
+            if (add_checked(&totals[i], st->scores[sp->side_seats[i][k]]))
+                return NO_SUM;
         if (i == 0 || totals[i] > best)
             best = totals[i];
     }
@@ -844,7 +859,8 @@ static int finish_round(const Spec *sp, KState *st, int blocked) {
     if (err)
         return err;
     for (int s = 0; s < players; s++) {
-        st->scores[s] += points[s];
+        if (add_checked(&st->scores[s], points[s]))
+            return E_UNSUPPORTED;
         st->r_hand[s] = hp[s];
         st->r_points[s] = points[s];
     }
@@ -855,6 +871,8 @@ static int finish_round(const Spec *sp, KState *st, int blocked) {
     st->r_nwinners = nwinners;
     memcpy(st->r_winners, winners, sizeof winners);
     int winner = match_winner(sp, st);
+    if (winner == NO_SUM)
+        return E_UNSUPPORTED;
     st->phase = winner >= 0 ? GAME_OVER : ROUND_OVER;
     st->match_winner = winner;
     st->drawn = 0;
@@ -939,6 +957,8 @@ static int deal_round(const Spec *sp, KState *st, int64_t round_number) {
         return E_UNSUPPORTED;
     if (sp->start_kind == START_FIXED && sp->start_seat >= sp->players)
         return E_UNSUPPORTED; /* FixedSeat raises RuleSetError */
+    if ((long long)sp->hand_size * sp->players + sp->table_tiles > sp->n)
+        return E_UNSUPPORTED; /* hands beyond the deck: the Python engine deals them */
     for (int attempt = 0; attempt < 1000; attempt++) {
         Rng rng = {derive_seed2(st->seed, (uint64_t)round_number, (uint64_t)attempt, 2)};
         int n = sp->n;
@@ -1095,10 +1115,12 @@ static int do_place(const Spec *sp, KState *st, const KMove *m) {
         for (int e = 0; e < st->nends; e++)
             total += st->ends[e].value;
         if (total % sp->multiple == 0 && total != 0) {
-            st->scores[player] += total;
-            st->play_points[player] += total;
+            if (add_checked(&st->scores[player], total) || add_checked(&st->play_points[player], total))
+                return E_UNSUPPORTED;
             if (sp->end_in_play) {
                 int winner = match_winner(sp, st);
+                if (winner == NO_SUM)
+                    return E_UNSUPPORTED;
                 if (winner >= 0)
                     return stop_match(sp, st, winner);
             }
@@ -1251,32 +1273,61 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
 
 /* -- import from Python --------------------------------------------------------------- */
 
-static int get_long(PyObject *seq, Py_ssize_t i, long long *out) {
-    PyObject *item = PyTuple_GetItem(seq, i);
-    if (!item)
-        return -1;
-    *out = PyLong_AsLongLong(item);
-    if (*out == -1 && PyErr_Occurred())
-        return -1;
-    return 0;
-}
-
 static int unsupported(const char *why) {
     PyErr_SetString(UnsupportedError, why);
     return -1;
 }
 
+/* item i of a tuple, an int of 64 bits: anything else is not for the kernel (an int
+ * beyond 64 bits, say), so that the caller falls back on the Python engine */
+static int get_long(PyObject *seq, Py_ssize_t i, long long *out) {
+    PyObject *item = PyTuple_GetItem(seq, i);
+    if (!item)
+        return -1;
+    if (!PyLong_Check(item))
+        return unsupported("a value that is not an int");
+    int overflow;
+    *out = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow)
+        return unsupported("an int beyond 64 bits");
+    if (*out == -1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+/* read item i into var, refused (UnsupportedError) unless var holds it exactly */
 #define GET(seq, i, var)                                                                   \
     do {                                                                                   \
         long long _v;                                                                      \
         if (get_long((seq), (i), &_v))                                                     \
             return -1;                                                                     \
         var = _v;                                                                          \
+        if ((long long)(var) != _v)                                                        \
+            return unsupported("an int beyond the kernel's range");                        \
     } while (0)
 
+/* GET, refused unless lo <= value <= hi */
+#define GET_IN(seq, i, var, lo, hi)                                                        \
+    do {                                                                                   \
+        GET(seq, i, var);                                                                  \
+        if ((long long)(var) < (long long)(lo) || (long long)(var) > (long long)(hi))      \
+            return unsupported("a value out of the kernel's range");                       \
+    } while (0)
+
+/* GET, a value above cap read as cap (a count or a limit beyond what any deal holds) */
+#define GET_CAPPED(seq, i, var, cap)                                                       \
+    do {                                                                                   \
+        long long _c;                                                                      \
+        if (get_long((seq), (i), &_c))                                                     \
+            return -1;                                                                     \
+        var = _c > (cap) ? (cap) : _c < -(cap) ? -(cap) : _c;                              \
+    } while (0)
+
+/* a tuple of size items (any size when negative); anything else (a list a user put in a
+ * state, a result of the wrong length) is not for the kernel: the Python engine decides */
 static int tuple_of(PyObject *obj, Py_ssize_t size, const char *what) {
     if (!PyTuple_Check(obj) || (size >= 0 && PyTuple_GET_SIZE(obj) != size)) {
-        PyErr_Format(PyExc_TypeError, "kernel: %s must be a tuple of %zd", what, size);
+        PyErr_Format(UnsupportedError, "kernel: %s is not a tuple of %zd", what, size);
         return -1;
     }
     return 0;
@@ -1317,9 +1368,9 @@ static int read_spec(PyObject *t, Spec *sp) {
             return -1;
         GET(tile, 0, a);
         GET(tile, 1, b);
-        GET(tile, 2, points);
-        GET(tile, 3, ta);
-        GET(tile, 4, tb);
+        GET_IN(tile, 2, points, -(1 << 30), 1 << 30);
+        GET_IN(tile, 3, ta, 0, BOTH);
+        GET_IN(tile, 4, tb, 0, BOTH);
         if (a < -FACE0 || a >= NFACE - FACE0 || b < -FACE0 || b >= NFACE - FACE0)
             return unsupported("a face out of the kernel's range");
         sp->a[i] = (int8_t)a;
@@ -1359,17 +1410,20 @@ static int read_spec(PyObject *t, Spec *sp) {
         sp->wild_mask |= sp->face[face + FACE0];
     }
     sp->general = sp->wild_mask != 0;
-    GET(start, 0, sp->start_kind);
-    GET(start, 1, sp->start_tile);
+    GET_IN(start, 0, sp->start_kind, START_NONE, START_FIXED);
+    GET_IN(start, 1, sp->start_tile, -1, sp->n - 1);
     GET(start, 2, sp->start_redeal);
     GET(start, 3, sp->start_opens);
-    GET(start, 4, sp->start_seat);
-    GET(start, 5, sp->start_split);
-    GET(draw, 0, sp->when_stuck);
+    GET_IN(start, 4, sp->start_seat, 0, INT_MAX);
+    GET_IN(start, 5, sp->start_split, 0, 2);
+    GET_IN(draw, 0, sp->when_stuck, NEVER, UNTIL_FITS);
     GET(draw, 1, sp->voluntary);
     GET(draw, 2, sp->must_play);
-    GET(draw, 3, sp->batch);
-    GET(draw, 4, sp->max_per_turn);
+    /* a batch or a limit beyond the tile set draws the whole stock, as it does at 2**20 */
+    GET_CAPPED(draw, 3, sp->batch, 1 << 20);
+    GET_CAPPED(draw, 4, sp->max_per_turn, 1 << 20);
+    if (sp->max_per_turn < 0)
+        return unsupported("a negative limit of draws");
     sp->draws = sp->when_stuck != NEVER;
     GET(scoring, 0, sp->scoring);
     GET(scoring, 1, sp->lowest_side);
@@ -1413,7 +1467,8 @@ static int read_spec(PyObject *t, Spec *sp) {
         if (sp->side_of[i] < 0)
             return unsupported("a seat on no side");
     GET(match, 0, sp->target);
-    GET(match, 1, sp->multiple);
+    /* a multiple beyond any sum of four ends scores as it does at 2**20: never */
+    GET_CAPPED(match, 1, sp->multiple, 1 << 20);
     sp->neffects = (int)PyTuple_GET_SIZE(effects);
     if (sp->neffects > MAXEFF)
         return unsupported("too many effects");
@@ -1422,8 +1477,8 @@ static int read_spec(PyObject *t, Spec *sp) {
         if (tuple_of(effect, 3, "effect"))
             return -1;
         GET(effect, 0, sp->effect_face[k]);
-        GET(effect, 1, sp->effect_kind[k]);
-        GET(effect, 2, sp->effect_count[k]);
+        GET_IN(effect, 1, sp->effect_kind[k], EFFECT_REVERSE, EFFECT_NEXT_DRAWS);
+        GET_CAPPED(effect, 2, sp->effect_count[k], 1 << 20); /* beyond the stock: all of it */
     }
     GET(flags, 0, sp->even_closure);
     GET(flags, 1, sp->drain_blocked);
@@ -1431,7 +1486,8 @@ static int read_spec(PyObject *t, Spec *sp) {
     GET(flags, 3, sp->end_in_play);
     GET(deal, 0, sp->hand_size);
     GET(deal, 1, sp->table_tiles);
-    if (sp->table_tiles > 2 || sp->batch < 1 || (sp->even_closure && !sp->bends))
+    if (sp->table_tiles > 2 || sp->table_tiles < 0 || sp->hand_size < 0 || sp->batch < 1 ||
+        (sp->even_closure && !sp->bends))
         return unsupported("a deal or draw the kernel does not know");
     return 0;
 }
@@ -1466,11 +1522,13 @@ static int read_int_tuple(PyObject *t, int64_t *out, int size, const char *what)
 }
 
 static int read_mask(PyObject *obj, mask_t *out) {
+    if (!PyLong_Check(obj))
+        return unsupported("a mask that is not an int");
     unsigned long long v = PyLong_AsUnsignedLongLong(obj);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
             PyErr_Clear();
-            return unsupported("a mask beyond 64 tiles");
+            return unsupported("a mask beyond 64 tiles, or negative");
         }
         return -1;
     }
@@ -1488,9 +1546,15 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
     if (players != sp->players)
         return unsupported("the state's player count is not the spec's");
     PyObject *seed = PyTuple_GET_ITEM(t, 1);
+    if (!PyLong_Check(seed))
+        return unsupported("a seed that is not an int");
     st->seed = PyLong_AsUnsignedLongLong(seed);
-    if (PyErr_Occurred())
-        return -1;
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
+        return unsupported("a seed beyond 0..2**64 - 1");
+    }
     GET(t, 2, st->round_number);
     if (st->round_number < 0 || st->round_number > ((int64_t)1 << 62))
         return unsupported("a round number out of range");
@@ -1512,18 +1576,27 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
     PyObject *hands = PyTuple_GET_ITEM(t, 5);
     if (tuple_of(hands, sp->players, "hands"))
         return -1;
-    for (int s = 0; s < sp->players; s++)
+    mask_t held = 0;
+    for (int s = 0; s < sp->players; s++) {
         if (read_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s]))
             return -1;
+        if ((st->hands[s] & ~sp->full) || (st->hands[s] & held))
+            return unsupported("a hand beyond the tile set, or hands sharing a tile");
+        held |= st->hands[s];
+    }
     GET(t, 6, st->current);
     if (st->current < 0 || st->current >= sp->players)
         return unsupported("a current player out of range");
     if (read_int_tuple(PyTuple_GET_ITEM(t, 7), st->scores, sp->players, "scores"))
         return -1;
-    GET(t, 8, st->opening);
+    GET_IN(t, 8, st->opening, -1, sp->n - 1);
     if (read_mask(PyTuple_GET_ITEM(t, 9), &st->drawn))
         return -1;
-    GET(t, 10, st->drawn_count);
+    if (st->drawn & ~sp->full)
+        return unsupported("drawn tiles beyond the tile set");
+    GET_IN(t, 10, st->drawn_count, 0, MAXT);
+    if (sp->max_per_turn && st->drawn_count > sp->max_per_turn)
+        return unsupported("more tiles drawn this turn than the rules allow");
     GET(t, 11, st->direction);
     if (st->direction != 1 && st->direction != -1)
         return unsupported("a direction other than 1 or -1");
@@ -1534,17 +1607,20 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
     if (st->nout > sp->players)
         return unsupported("more seats out than players");
     for (int k = 0; k < st->nout; k++) {
-        GET(out, k, v);
+        GET_IN(out, k, v, 0, sp->players - 1);
+        for (int j = 0; j < k; j++)
+            if (st->out[j] == v)
+                return unsupported("a seat out twice");
         st->out[k] = (int8_t)v;
     }
     if (read_int_tuple(PyTuple_GET_ITEM(t, 13), st->play_points, sp->players, "play points"))
         return -1;
-    GET(t, 14, st->phase);
-    GET(t, 15, st->last_placer);
-    GET(t, 16, st->match_winner);
-    GET(t, 17, st->nplaced);
-    if (st->opening >= sp->n || st->last_placer >= sp->players)
-        return unsupported("an opening tile or last placer out of range");
+    GET_IN(t, 14, st->phase, PLAYING, GAME_OVER);
+    if (st->phase == PLAYING && !st->hands[st->current])
+        return unsupported("the player to move holds no tile"); /* never in play */
+    GET_IN(t, 15, st->last_placer, -1, sp->players - 1);
+    GET_IN(t, 16, st->match_winner, -1, sp->nsides - 1);
+    GET_IN(t, 17, st->nplaced, 0, INT_MAX);
     PyObject *ends = PyTuple_GET_ITEM(t, 18);
     if (tuple_of(ends, -1, "ends"))
         return -1;
@@ -1602,11 +1678,11 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
         if (st->r_nout > MAXP || st->r_nwinners > MAXP)
             return unsupported("a result beyond the kernel's range");
         for (int k = 0; k < st->r_nout; k++) {
-            GET(order, k, v);
+            GET_IN(order, k, v, 0, sp->players - 1);
             st->r_order[k] = (int8_t)v;
         }
         for (int k = 0; k < st->r_nwinners; k++) {
-            GET(winners, k, v);
+            GET_IN(winners, k, v, 0, sp->players - 1);
             st->r_winners[k] = (int8_t)v;
         }
         if (read_int_tuple(PyTuple_GET_ITEM(result, 2), st->r_hand, sp->players, "hand points") ||
@@ -1829,10 +1905,12 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
             goto fail;
         }
         for (Py_ssize_t i = 0; i < count; i++) {
-            forced[i] = PyLong_AsLong(PyTuple_GET_ITEM(first, i));
+            PyObject *index = PyTuple_GET_ITEM(first, i);
+            int overflow = 0;
+            forced[i] = PyLong_Check(index) ? PyLong_AsLongAndOverflow(index, &overflow) : -1;
             if (forced[i] == -1 && PyErr_Occurred())
                 goto fail;
-            if (forced[i] < 0 || forced[i] >= root_list.count) {
+            if (overflow || forced[i] < 0 || forced[i] >= root_list.count) {
                 PyErr_SetString(UnsupportedError, "a first move out of range");
                 goto fail;
             }
@@ -1956,6 +2034,10 @@ static PyObject *k_perft(PyObject *self, PyObject *args) {
     int depth;
     if (!PyArg_ParseTuple(args, "OOi", &capsule, &state_tuple, &depth))
         return NULL;
+    if (depth > 64) { /* each level holds a listing on the C stack */
+        PyErr_SetString(PyExc_ValueError, "perft: a depth of at most 64");
+        return NULL;
+    }
     Spec *sp = get_spec(capsule);
     if (!sp)
         return NULL;
@@ -2000,7 +2082,8 @@ static PyObject *k_walk(PyObject *self, PyObject *args) {
             return NULL;
         }
         Py_DECREF(n);
-        if (apply_move(sp, &st, &buffer[(long long)stride * k % list.count]))
+        long long at = (long long)stride * k % list.count;
+        if (apply_move(sp, &st, &buffer[at < 0 ? at + list.count : at]))
             goto fail;
     }
     return counts;
@@ -2816,13 +2899,27 @@ typedef struct {
     int nhands;
 } View;
 
-/* 0: viewed; 1: not for these paths; -1: an error */
+/* 1 when ``o`` is of the layout's class with every slot set (an object unpickled from
+ * an older version can miss one: a NULL slot) */
+static int complete(PyObject *o, const Layout *L) {
+    if (!o || Py_TYPE(o) != L->type)
+        return 0;
+    for (int i = 0; i < L->n; i++)
+        if (!FIELD(o, *L, i))
+            return 0;
+    return 1;
+}
+
+/* 0: viewed; 1: not for these paths; -1: an error.  Every value these paths read is
+ * checked here, once per call: the slots set, the seats, the stock position, the
+ * direction, the masks within the tile set and the open ends (the Python engine, the
+ * specification, decides for anything else) */
 static int view_state(PyObject *state, View *v, int allow_open) {
     v->owner = NULL;
-    if (!step_ready || Py_TYPE(state) != L_state.type)
+    if (!step_ready || !complete(state, &L_state))
         return 1;
     PyObject *context = FIELD(state, L_state, S_CONTEXT);
-    if (!context || Py_TYPE(context) != L_context.type)
+    if (!complete(context, &L_context))
         return 1;
     long phase, opening;
     if (as_long(FIELD(context, L_context, C_PHASE), &phase) || phase != 0 ||
@@ -2837,35 +2934,43 @@ static int view_state(PyObject *state, View *v, int allow_open) {
     if (!v->ri->ok)
         return 1;
     v->board = FIELD(state, L_state, S_BOARD);
-    if (Py_TYPE(v->board) != L_board.type)
+    if (!complete(v->board, &L_board))
         return 1;
     PyObject *placements = FIELD(v->board, L_board, B_PLACEMENTS);
     v->ends = FIELD(v->board, L_board, B_ENDS);
     if (!PyTuple_CheckExact(placements) || !PyTuple_CheckExact(v->ends) ||
         (!PyTuple_GET_SIZE(placements) && !allow_open))
         return 1;
+    for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(v->ends); e++)
+        if (!complete(PyTuple_GET_ITEM(v->ends, e), &L_end))
+            return 1;
     v->empty = !PyTuple_GET_SIZE(placements);
     PyObject *hands = FIELD(state, L_state, S_HANDS);
     if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) > MAXP || !PyTuple_GET_SIZE(hands))
         return 1;
     v->nhands = (int)PyTuple_GET_SIZE(hands);
-    for (int i = 0; i < v->nhands; i++)
-        if (as_mask(PyTuple_GET_ITEM(hands, i), &v->hands[i]))
+    uint64_t beyond = v->ri->count >= 64 ? 0 : ~(uint64_t)0 << v->ri->count, held = 0;
+    for (int i = 0; i < v->nhands; i++) {
+        if (as_mask(PyTuple_GET_ITEM(hands, i), &v->hands[i]) || (v->hands[i] & (beyond | held)))
             return 1;
+        held |= v->hands[i];
+    }
     if (as_long(FIELD(state, L_state, S_PLAYER), &v->player) || v->player < 0 || v->player >= v->nhands ||
         as_long(FIELD(state, L_state, S_STOCK), &v->stock_pos) ||
-        as_mask(FIELD(state, L_state, S_DRAWN), &v->drawn) ||
-        as_long(FIELD(context, L_context, C_DIRECTION), &v->direction))
+        as_mask(FIELD(state, L_state, S_DRAWN), &v->drawn) || (v->drawn & beyond) ||
+        as_long(FIELD(context, L_context, C_DIRECTION), &v->direction) ||
+        (v->direction != 1 && v->direction != -1))
         return 1;
     v->deck = FIELD(context, L_context, C_DECK);
-    if (!PyTuple_CheckExact(v->deck))
+    if (!PyTuple_CheckExact(v->deck) || v->stock_pos < 0 || v->stock_pos > PyTuple_GET_SIZE(v->deck))
         return 1;
     return 0;
 }
 
 /* two ends leading into one cell (where legal_moves looks for joints) */
 static int maybe_joints(PyObject *ends) {
-    if (PyTuple_GET_SIZE(ends) != 2)
+    if (PyTuple_GET_SIZE(ends) != 2 || !complete(PyTuple_GET_ITEM(ends, 0), &L_end) ||
+        !complete(PyTuple_GET_ITEM(ends, 1), &L_end))
         return 1;
     PyObject *a = FIELD(PyTuple_GET_ITEM(ends, 0), L_end, E_LEFT);
     PyObject *b = FIELD(PyTuple_GET_ITEM(ends, 1), L_end, E_LEFT);
@@ -3495,7 +3600,7 @@ python:
 static PyObject *place(View *v, PyObject *state, PyObject *move) {
     RulesInfo *ri = v->ri;
     long end, index;
-    if (!ri->place_ok || !ri->geometry || as_long(FIELD(move, L_place, P_END), &end))
+    if (!ri->place_ok || !ri->geometry || !complete(move, &L_place) || as_long(FIELD(move, L_place, P_END), &end))
         return NULL;
     int opening = end == s_opening_end;
     if (opening ? !v->empty : (v->empty || end < 0 || end >= PyTuple_GET_SIZE(v->ends)))
@@ -3593,7 +3698,8 @@ static PyObject *draw(View *v, PyObject *state, int could_place) {
     Py_ssize_t size = PyTuple_GET_SIZE(v->deck);
     long index, drawn_count;
     if (!ri->place_ok || v->stock_pos >= size || as_long(PyTuple_GET_ITEM(v->deck, v->stock_pos), &index) ||
-        index < 0 || index >= 64 || as_long(FIELD(state, L_state, S_DCOUNT), &drawn_count))
+        index < 0 || index >= ri->count || as_long(FIELD(state, L_state, S_DCOUNT), &drawn_count) ||
+        drawn_count < 0 || drawn_count > 64)
         return NULL;
     uint64_t mask = (uint64_t)1 << index;
     long stock_pos = v->stock_pos + 1;
@@ -3621,7 +3727,7 @@ static PyObject *draw(View *v, PyObject *state, int could_place) {
                 off_board |= v->hands[i];
             for (Py_ssize_t k = stock_pos; k < size; k++) {
                 long j;
-                if (as_long(PyTuple_GET_ITEM(v->deck, k), &j) || j < 0 || j >= 64)
+                if (as_long(PyTuple_GET_ITEM(v->deck, k), &j) || j < 0 || j >= ri->count)
                     goto done;
                 off_board |= (uint64_t)1 << j;
             }
@@ -3705,7 +3811,7 @@ static PyObject *k_deal_hands(PyObject *self, PyObject *args) {
     Py_ssize_t players, size;
     if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &deck, &players, &size))
         return NULL;
-    if (players < 0 || size < 0 || players * size > PyTuple_GET_SIZE(deck))
+    if (players < 0 || size < 0 || (size && players > PyTuple_GET_SIZE(deck) / size))
         Py_RETURN_NONE; /* hands past the deck: the Python engine deals what there is */
     PyObject *out = PyTuple_New(players);
     if (!out)

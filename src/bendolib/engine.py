@@ -375,7 +375,8 @@ def apply(state: GameState, move: Move) -> GameState:
             state.scores,
             state.results,
         )
-        return dealt.replace(past=(*state.past, PastRound(state.history, state.origin)))
+        # (the engine's own values: not checked again)
+        return dealt._replaced(past=(*state.past, PastRound(state.history, state.origin)))
     raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
 
 
