@@ -1333,10 +1333,14 @@ static PyObject *tri_run(PyObject *args) {
             goto fail;
         }
         for (Py_ssize_t i = 0; i < count; i++) {
-            forced[i] = PyLong_AsLong(PyTuple_GET_ITEM(first, i));
+            /* as the chain kernel: an index beyond a C long is out of range, never an
+               OverflowError (issue 22 K8) */
+            PyObject *index = PyTuple_GET_ITEM(first, i);
+            int overflow = 0;
+            forced[i] = PyLong_Check(index) ? PyLong_AsLongAndOverflow(index, &overflow) : -1;
             if (forced[i] == -1 && PyErr_Occurred())
                 goto fail;
-            if (forced[i] < 0 || forced[i] >= root_list.count) {
+            if (overflow || forced[i] < 0 || forced[i] >= root_list.count) {
                 PyErr_SetString(UnsupportedError, "a first move out of range");
                 goto fail;
             }

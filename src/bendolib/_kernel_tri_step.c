@@ -93,7 +93,9 @@ static int t_fields_known(PyObject *part, const char *const *names) {
 static const char *const T_RULESET_FIELDS[] = {
     "name", "tileset", "geometry", "deal", "start", "draw", "round_scoring", "match",
     "play_scoring", "finish", "wild_faces", "effects", "description", "wild_mask", "listing",
-    "closing", "even_closing", "penalties", NULL};
+    "closing", "even_closing", "penalties",
+    "origin", /* the rule set a variant was built from: a name, not a rule */
+    NULL};
 static const char *const T_GEOMETRY_FIELDS[] = {"name", "uses_bends", NULL};
 static const char *const T_DRAW_FIELDS[] = {"when_stuck", "voluntary", "must_play", "batch",
                                             "max_per_turn", "draws", "after_voluntary",
@@ -312,7 +314,23 @@ static int t_view(PyObject *state, TView *v) {
     v->ti = ti_of(FIELD(context, L_context, C_RULES), &v->owner);
     if (!v->ti)
         return -1;
-    return v->ti->ok ? 0 : 1;
+    if (!v->ti->ok)
+        return 1;
+    /* A state the rules cannot reach (built around GameState's checks) goes to the
+       Python engine, which answers or raises (issue 22): the stock position within the
+       deck, the direction one way or the other, the hands and the drawn tiles within the
+       tile set and the hands disjoint. */
+    uint64_t full = v->ti->n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << v->ti->n) - 1;
+    if (v->stock_pos < 0 || v->stock_pos > PyTuple_GET_SIZE(v->deck) ||
+        (v->direction != 1 && v->direction != -1) || (v->drawn & ~full))
+        return 1;
+    uint64_t seen = 0;
+    for (int i = 0; i < v->nhands; i++) {
+        if ((v->hands[i] & ~full) || (v->hands[i] & seen))
+            return 1;
+        seen |= v->hands[i];
+    }
+    return 0;
 }
 
 static PyObject *t_hands_tuple(TView *v) {
