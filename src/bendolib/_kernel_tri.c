@@ -499,6 +499,8 @@ static void t_end_turn(const TSpec *sp, TState *st) {
     st->drawn_count = 0;
 }
 
+#define SCORE_LIMIT ((int64_t)1 << 62)
+
 static int t_place(const TSpec *sp, TState *st, const TMove *m) {
     int player = st->current, tile = m->tile;
     int64_t gained = sp->play ? t_score(sp, st, m->cell, tile) : 0;
@@ -1073,6 +1075,13 @@ static int tri_read_state(const TSpec *sp, PyObject *t, TState *st) {
     }
     if (read_int_tuple(PyTuple_GET_ITEM(t, 13), st->play_points, sp->players, "play points"))
         return -1;
+    /* Scores and play points within 2**62: a playout adds at most a few thousand points a
+       round, so its sums cannot overflow 64 bits (issue 22 K6); larger ones are left to
+       the Python engine. */
+    for (int s = 0; s < sp->players; s++)
+        if (st->scores[s] > SCORE_LIMIT || st->scores[s] < -SCORE_LIMIT ||
+            st->play_points[s] > SCORE_LIMIT || st->play_points[s] < -SCORE_LIMIT)
+            return unsupported("a score beyond 2**62");
     GET(t, 14, st->phase);
     GET(t, 15, st->last_placer);
     GET(t, 16, st->match_winner);

@@ -610,7 +610,11 @@ static PyObject *t_add(PyObject *t, long i, long amount) {
         PyObject *x = PyTuple_GET_ITEM(t, k);
         if (k == i) {
             long v = PyLong_AsLong(x);
-            x = v == -1 && PyErr_Occurred() ? NULL : PyLong_FromLong(v + amount);
+            int64_t sum = v;
+            if (!(v == -1 && PyErr_Occurred()) && add_checked(&sum, amount))
+                PyErr_SetString(PyExc_OverflowError, "a score beyond 64 bits");
+            /* (an error here sends the move to the Python engine, which has no limit) */
+            x = PyErr_Occurred() ? NULL : PyLong_FromLongLong(sum);
             if (!x) {
                 Py_DECREF(out);
                 return NULL;
