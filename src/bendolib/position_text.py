@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
+from bendolib._memo import remember
 from bendolib._placing import closes_unevenly
 from bendolib._rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.errors import BendolibError, ParseError
@@ -44,7 +45,7 @@ from bendolib.rules.match import match_winner, round_sides
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.triangles import TriominoesRoundScoring
 from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, Triangle, face_str, indices
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, TileSet, Triangle, face_str, indices
 
 __all__ = ["dumps", "loads"]
 
@@ -478,6 +479,27 @@ def _cell_board(rules: RuleSet, text: str) -> Board:
         at += 1
 
 
+#: The triangles' corner readings by the id of their tile set (the values hold the set,
+#: so its id is not reused while memoised).
+_READINGS: dict[int, tuple[TileSet, dict[tuple[int, ...], tuple[Triangle, int]]]] = {}
+
+
+def _corner_readings(tileset: TileSet) -> dict[tuple[int, ...], tuple[Triangle, int]]:
+    """
+    The numbers a cell's corners show (0, 1, 2) with each triangle of ``tileset`` in each
+    rotation: the first tile (in the set's order) and rotation (0, 1, 2) that show them.
+    """
+    held = _READINGS.get(id(tileset))
+    if held is None or held[0] is not tileset:
+        readings: dict[tuple[int, ...], tuple[Triangle, int]] = {}
+        for tile in tileset.tiles:
+            if isinstance(tile, Triangle):
+                for rotation in range(3):
+                    readings.setdefault(tile.turned(rotation), (tile, rotation))
+        held = remember(_READINGS, id(tileset), (tileset, readings))
+    return held[1]
+
+
 def _lay(
     geometry: TriangleGeometry,
     rules: RuleSet,
@@ -486,16 +508,11 @@ def _lay(
     cell: Cell,
 ) -> TriangleBoard:
     """``board`` with the tile showing ``faces`` at the corners of ``cell``, if it fits."""
-    found = [
-        (tile, rotation)
-        for tile in rules.tileset.tiles
-        for rotation in range(3)
-        if isinstance(tile, Triangle) and tile.turned(rotation) == faces
-    ]
-    if not found:
+    found = _corner_readings(rules.tileset).get(faces)
+    if found is None:
         shown = "-".join(map(face_str, faces))
         raise ParseError(f"no tile shows {shown} in {clipped(rules.tileset.name)}")
-    move = PlaceInCell(found[0][0], cell, found[0][1])
+    move = PlaceInCell(found[0], cell, found[1])
     if board.placements:
         if cell.key in board.filled or cell.key not in board.sites:
             raise ParseError(geometry.why_not(board, move))

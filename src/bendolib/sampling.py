@@ -165,7 +165,15 @@ class Sampler:
             key=lambda item: (len(item[1]), len(item[0]), item[0]),
         )
         self._caps = tuple(len(slot.positions) for slot in self.slots)
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        # the counting packs the capacities left into one int, ``width`` bits a slot (a
+        # split never takes more than a slot's room, so a subtraction never borrows)
+        self._width = max((*self._caps, 1)).bit_length()
+        self._memo: dict[tuple[int, int], int] = {}
+        field = (1 << self._width) - 1
+        self._fields = tuple(
+            sum(field << (s * self._width) for s in slots) for _, slots in self._types
+        )
+        self._moves: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._budget: int | None = BUDGET
         self._chain: list[int] = []
         try:
@@ -174,6 +182,7 @@ class Sampler:
         except _BudgetExceededError:
             self.exact = False
             self._memo = {}
+            self._moves = {}
             self._start_chain()
         self._budget = None
 
@@ -187,25 +196,49 @@ class Sampler:
         return self._count(0, self._caps)
 
     def _count(self, j: int, caps: tuple[int, ...]) -> int:
+        """The assignments of the tile types from ``j`` on into the capacities ``caps``."""
+        width = self._width
+        packed = 0
+        for s, cap in enumerate(caps):
+            packed |= cap << (s * width)
+        return self._count_packed(j, packed)
+
+    def _count_packed(self, j: int, caps: int) -> int:
         if j == len(self._types):
-            return 0 if any(caps) else 1
+            return 0 if caps else 1
         key = (j, caps)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        tiles, slots = self._types[j]
-        total = 0
-        splits = _splits(len(tiles), slots, caps)
+        moves = self._moves_at(j, caps)
         if self._budget is not None:
-            self._budget -= 1 + len(splits)
+            self._budget -= 1 + len(moves)
             if self._budget < 0:
                 raise _BudgetExceededError
-        for split in splits:
-            rest = self._count(j + 1, _minus(caps, slots, split))
+        total = 0
+        count = self._count_packed
+        for taken, ways in moves:
+            rest = count(j + 1, caps - taken)
             if rest:
-                total += _multinomial(len(tiles), split) * rest
+                total += ways * rest
         self._memo[key] = total
         return total
+
+    def _moves_at(self, j: int, caps: int) -> list[tuple[int, int]]:
+        """
+        The splits of type ``j`` into the packed capacities ``caps``, in
+        :func:`_splits`' order: each as (the packed amounts taken, its multinomial).
+        """
+        tiles, slots = self._types[j]
+        key = (j, caps & self._fields[j])
+        found = self._moves.get(key)
+        if found is None:
+            width = self._width
+            full = (1 << width) - 1
+            shifts = [s * width for s in slots]
+            found = _packed_splits(len(tiles), shifts, [caps >> at & full for at in shifts])
+            self._moves[key] = found
+        return found
 
     def sample_deck(self, rng: random.Random) -> tuple[int, ...]:
         """A deck drawn uniformly among those meeting the per-tile constraints."""
@@ -434,6 +467,36 @@ def _splits(n: int, slots: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple
     if not slots:
         return [()] if n == 0 else []
     fill(0, n, ())
+    return out
+
+
+def _packed_splits(n: int, shifts: list[int], room: list[int]) -> list[tuple[int, int]]:
+    """
+    :func:`_splits` of ``n`` tiles into slots of capacities ``room``, in the same order,
+    each as (the amounts packed at ``shifts``, the multinomial ``n! / prod(amount!)``).
+    """
+    # a slot without room takes 0 in every split: the others' order is unchanged
+    used = [(at, r) for at, r in zip(shifts, room, strict=True) if r]
+    if n == 1:  # most types are a single tile: the last slot's split comes first
+        return [(1 << at, 1) for at, _ in reversed(used)]
+    out: list[tuple[int, int]] = []
+    last = len(used) - 1
+    after = [0] * len(used)
+    for k in range(last - 1, -1, -1):
+        after[k] = after[k + 1] + used[k + 1][1]
+
+    def fill(k: int, left: int, taken: int, ways: int) -> None:
+        at, r = used[k]
+        if k == last:
+            if left <= r:
+                out.append((taken + (left << at), ways // factorial(left)))
+            return
+        for amount in range(max(0, left - after[k]), min(left, r) + 1):
+            fill(k + 1, left - amount, taken + (amount << at), ways // factorial(amount))
+
+    if not used:
+        return [(0, 1)] if n == 0 else []
+    fill(0, n, 0, factorial(n))
     return out
 
 
