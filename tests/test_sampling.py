@@ -291,7 +291,7 @@ def test_the_packed_splits_are_the_splits_in_their_order(
     n: int, room: list[int], width: int
 ) -> None:
     """The counting's packed splits (kit runtime, issue 25) list what ``_splits`` lists."""
-    from bendolib.sampling import _multinomial, _packed_splits, _splits
+    from bendolib.sampling import _multinomial, _packed_splits, _split_count, _splits
 
     width = max(width, 3)
     shifts = [k * width for k in range(len(room))]
@@ -301,6 +301,7 @@ def test_the_packed_splits_are_the_splits_in_their_order(
         for split in _splits(n, slots, tuple(room))
     ]
     assert _packed_splits(n, shifts, room) == expected
+    assert _split_count(n, room) == len(expected)
 
 
 def test_a_triominoes_count_is_the_count_of_every_split() -> None:

@@ -444,11 +444,26 @@ def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
 _CELL_ITEM = re.compile(r"([^,@*]*)(\*|@(-?[0-9]+),(-?[0-9]+)([ud]))")
 
 
+#: The last triangle board read, by the ids of its geometry and tile set (held beside
+#: it): ``(geometry, tileset, text, board)``.  A board text that extends it by more
+#: placements (the next state's) is read on from it.
+_LAST_CELL_BOARD: dict[tuple[int, int], tuple[object, TileSet, str, TriangleBoard]] = {}
+
+
 def _cell_board(rules: RuleSet, text: str) -> Board:
     """A triangle board: its placements laid again in order, each checked to fit."""
     geometry = cast(TriangleGeometry, rules.geometry)
+    tileset = rules.tileset
+    key = (id(geometry), id(tileset))
     board = TriangleBoard()
     at, n = 0, 0
+    last = _LAST_CELL_BOARD.get(key)
+    if last is not None and last[0] is geometry and last[1] is tileset:
+        _, _, read, done = last
+        if text == read:
+            return done
+        if text.startswith(read) and text[len(read)] == ",":
+            board, at, n = done, len(read) + 1, len(done.placements)
     while True:
         match = _CELL_ITEM.match(text, at)
         item = text[at:].split(",", 1)[0] if match is None else match.group(0)
@@ -473,6 +488,7 @@ def _cell_board(rules: RuleSet, text: str) -> Board:
         at = match.end()
         n += 1
         if at == len(text):
+            remember(_LAST_CELL_BOARD, key, (geometry, tileset, text, board))
             return board
         if text[at] != ",":
             raise _FieldError(f"placement {n - 1} is followed by {text[at]!r}, not ','", at)

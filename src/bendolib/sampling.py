@@ -216,11 +216,21 @@ class Sampler:
             if self._budget < 0:
                 raise _BudgetExceededError
         total = 0
-        count = self._count_packed
-        for taken, ways in moves:
-            rest = count(j + 1, caps - taken)
-            if rest:
-                total += ways * rest
+        nxt = j + 1
+        if nxt == len(self._types):  # the last type: only the split that fills every slot
+            for taken, ways in moves:
+                if caps == taken:
+                    total += ways
+        else:
+            memo = self._memo
+            count = self._count_packed
+            for taken, ways in moves:
+                after = caps - taken
+                rest = memo.get((nxt, after))
+                if rest is None:
+                    rest = count(nxt, after)
+                if rest:
+                    total += ways * rest
         self._memo[key] = total
         return total
 
@@ -236,7 +246,11 @@ class Sampler:
             width = self._width
             full = (1 << width) - 1
             shifts = [s * width for s in slots]
-            found = _packed_splits(len(tiles), shifts, [caps >> at & full for at in shifts])
+            room = [caps >> at & full for at in shifts]
+            budget = self._budget
+            if budget is not None and len(tiles) > 1 and _over(budget, len(tiles), room):
+                raise _BudgetExceededError  # as the count of the splits would (no listing)
+            found = _packed_splits(len(tiles), shifts, room)
             self._moves[key] = found
         return found
 
@@ -479,25 +493,51 @@ def _packed_splits(n: int, shifts: list[int], room: list[int]) -> list[tuple[int
     used = [(at, r) for at, r in zip(shifts, room, strict=True) if r]
     if n == 1:  # most types are a single tile: the last slot's split comes first
         return [(1 << at, 1) for at, _ in reversed(used)]
+    if not used:
+        return [(0, 1)] if n == 0 else []
     out: list[tuple[int, int]] = []
     last = len(used) - 1
+    if last == 0:
+        return [(n << used[0][0], 1)] if n <= used[0][1] else []
     after = [0] * len(used)
     for k in range(last - 1, -1, -1):
         after[k] = after[k + 1] + used[k + 1][1]
+    end = used[last][0]
 
     def fill(k: int, left: int, taken: int, ways: int) -> None:
         at, r = used[k]
-        if k == last:
-            if left <= r:
-                out.append((taken + (left << at), ways // factorial(left)))
+        amounts = range(max(0, left - after[k]), min(left, r) + 1)
+        if k == last - 1:  # the last slot takes what is left (at most its room)
+            for amount in amounts:
+                rest = left - amount
+                ways_here = ways // factorial(amount) // factorial(rest)
+                out.append((taken + (amount << at) + (rest << end), ways_here))
             return
-        for amount in range(max(0, left - after[k]), min(left, r) + 1):
+        for amount in amounts:
             fill(k + 1, left - amount, taken + (amount << at), ways // factorial(amount))
 
-    if not used:
-        return [(0, 1)] if n == 0 else []
     fill(0, n, 0, factorial(n))
     return out
+
+
+def _over(budget: int, n: int, room: list[int]) -> bool:
+    """True when ``n`` tiles have ``budget`` or more :func:`_splits` into ``room``."""
+    bound = 1  # the splits are fewer than the choices of each slot's amount
+    for r in room:
+        if r:
+            bound *= min(r, n) + 1
+            if bound >= budget:
+                return _split_count(n, room) >= budget
+    return False
+
+
+def _split_count(n: int, room: list[int]) -> int:
+    """The number of :func:`_splits` of ``n`` tiles into slots of capacities ``room``."""
+    ways = [1] + [0] * n
+    for r in room:
+        if r:
+            ways = [sum(ways[max(0, t - r) : t + 1]) for t in range(n + 1)]
+    return ways[n]
 
 
 def _minus(
