@@ -24,6 +24,11 @@ setup(
         Extension(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
+            depends=[  # #included by _kernel.c
+                "src/bendolib/_kernel_tri.c",
+                "src/bendolib/_kernel_tri_step.c",
+                "src/bendolib/_kernel_batch.c",
+            ],
             optional=not required,
             extra_link_args=strip,
         )

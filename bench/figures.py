@@ -49,6 +49,14 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
         ["bench/triangles.py", "--seconds", "1", "--playouts", "100"],
         "the triangle games: playouts/s and latencies",
     ),
+    "bound": (
+        ["bench/bound.py", "--rounds", "7", "--count", "10000", "--fresh", "2000"],
+        "random playouts of Basic against a plain C port of its rules (the bound)",
+    ),
+    "search-calls": (
+        ["bench/search_calls.py", "--rounds", "7"],
+        "small calls as a search bot makes them: one playout per call, dealing a round",
+    ),
     "memory": (
         ["bench/memory.py", "--states", "2000", "--memo-rounds", "1000"],
         "bytes per retained state and the memo tables",

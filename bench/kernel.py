@@ -9,7 +9,8 @@ positions, taking turns slice by slice so that both see the same machine load:
 * ``kernel``: :func:`bendolib.playouts.playouts` (the compiled kernel when it is built),
   ``--batch`` playouts per call, deals rotating;
 * ``step``: the Python step API, ``legal_moves`` + ``apply`` with ``random.Random``,
-  a new immutable state every move, from the same deals.
+  a new immutable state every move, from the same deals (with ``--python-step``, its
+  compiled paths switched off: the Python engine alone).
 
 Dealing is outside both (every playout starts from a dealt state, as a search's do).
 Prints playouts per CPU second (``time.process_time``) as median (min - max) over the
@@ -76,7 +77,16 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=200, help="kernel playouts per call")
     parser.add_argument("--rules", default=",".join(bendolib.rules.names()))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--python-step",
+        action="store_true",
+        help="the step side without its compiled paths (the Python engine)",
+    )
     args = parser.parse_args()
+    if args.python_step:
+        from bendolib import engine as steps
+
+        steps._step_legal = steps._step_apply = None
     if not args.json:
         engine = "compiled kernel" if kernel_api.KERNEL else "Python engine (no kernel)"
         print(f"bendolib.playouts runs on the {engine}")

@@ -139,10 +139,13 @@ class SkipAfterDouble:
 
 @attrs.frozen
 class ScribbledLastPlacer:
-    """Writes ``last_placer=-7`` (a seat that does not exist)."""
+    """
+    Writes ``last_placer=-7`` (a seat that does not exist), past the checks of
+    ``GameState.replace`` (which refuses it, issue 22).
+    """
 
     def after_place(self, state: GameState, move: Place) -> GameState:
-        return state.replace(last_placer=-7)
+        return attrs.evolve(state, last_placer=-7)
 
 
 @attrs.frozen

@@ -31,8 +31,7 @@ from bendolib import playouts as kernel_api
 from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import Outcome, reference_playouts
 from bendolib._rng import SplitMix64
-from bendolib.geometry.chain import ChainGeometry
-from bendolib.moves import Draw, NextRound, Pass
+from bendolib.moves import Draw, NextRound, Pass, PlaceInCell
 from bendolib.rules.ruleset import RuleSet
 from bendolib.testing import strategies
 
@@ -45,14 +44,13 @@ needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled ke
 #: Playouts per built-in rule set and player count: a few hundred in CI.
 PER_CONFIG = int(os.environ.get("BENDOLIB_DIFFERENTIAL", "200"))
 
-#: The built-in rule sets the kernel plays: every one on a chain (straight or bend).
-KERNEL_GAMES = tuple(
-    name
-    for name in bendolib.rules.names()
-    if isinstance(bendolib.rules.get(name).geometry, ChainGeometry)
+#: The built-in rule sets the kernel plays: every one, on a chain (straight or bend) or on
+#: the triangles (issue 24 point 1).
+KERNEL_GAMES = tuple(bendolib.rules.names())
+#: The triangle games (src/bendolib/_kernel_tri.c).
+TRIANGLE_GAMES = tuple(
+    name for name in KERNEL_GAMES if bendolib.rules.get(name).geometry.name == "triangles"
 )
-#: The built-in rule sets on a geometry the kernel does not know (the triangles').
-ENGINE_GAMES = tuple(name for name in bendolib.rules.names() if name not in KERNEL_GAMES)
 
 CONFIGS = [
     (name, players) for name in KERNEL_GAMES for players in bendolib.rules.get(name).player_counts
@@ -94,7 +92,13 @@ def compile_for(rules: RuleSet, players: int) -> Any:
 
 
 def code(rules: RuleSet, move: Move) -> tuple[int, ...]:
-    """A move as the kernel lists it: (kind, end, tile, inward, shows, turn)."""
+    """
+    A move as the kernel lists it: (kind, end, tile, inward, shows, turn) on a chain,
+    (kind, x, y, down, tile, rotation) on the triangles.
+    """
+    if isinstance(move, PlaceInCell):
+        index = rules.tileset.index(move.tile)
+        return (0, move.cell.x, move.cell.y, int(move.cell.down), index, move.rotation)
     if isinstance(move, Place):
         index = rules.tileset.index(move.tile)
         return (0, move.end, index, move.inward, move.shows, move.turn)
@@ -208,7 +212,7 @@ def test_listing_is_the_engines(state: GameState) -> None:
 
 
 def perft_vectors() -> list[tuple[str, list[str], list[list[str]]]]:
-    """The perft vectors of the rule sets the kernel plays (not the triangles')."""
+    """The perft vectors of the rule sets the kernel plays (the triangles' too)."""
     from test_perft import load
 
     return [
@@ -266,10 +270,7 @@ def test_every_built_in_rule_set_runs_in_the_kernel() -> None:
         pytest.skip("the compiled kernel is not loaded")
     for name, players in CONFIGS:
         assert kernel_api.kernel_reason(bendolib.rules.get(name), players) is None, name
-    assert ENGINE_GAMES  # the triangle games fall back, saying why
-    for name in ENGINE_GAMES:
-        rules = bendolib.rules.get(name)
-        assert "TriangleGeometry" in str(kernel_api.kernel_reason(rules, rules.player_counts[0]))
+    assert set(TRIANGLE_GAMES) == {"triangle-dominoes", "triominoes"}
 
 
 def test_outcome_summarises_the_final_state() -> None:
@@ -318,6 +319,7 @@ def test_finished_rounds_play_nothing_or_the_next_round() -> None:
         assert later.phase == bendolib.state.GAME_OVER
 
 
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
 def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
     """More tiles than 64, or a geometry of the user's: the Python engine plays."""
     from bendolib.geometry.straight import StraightGeometry

@@ -26,6 +26,8 @@ from bendolib import bots, position_text, records
 from bendolib._inference import deck_layout, deduce, hidden_deal
 from bendolib._rng import SplitMix64
 from bendolib.blocking import classify_ends
+from bendolib.bots.endgame import applies, solve
+from bendolib.bots.infoset import heavier_evidence
 from bendolib.cell_notation import parse_cell_pattern
 from bendolib.encoding import layout
 from bendolib.league import Rating, run_league
@@ -33,7 +35,7 @@ from bendolib.notation import parse_pattern
 from bendolib.rules.scoring import RoundOutcome
 from bendolib.rules.triangles import TRIANGLE_RULESETS
 from bendolib.selfplay import SelfplaySummary
-from bendolib.state import GameState
+from bendolib.state import PLAYING, GameState
 from bendolib.testing import check_ruleset, check_scenarios, check_variant, rule_scenarios
 from bendolib.testing.machine import Moves, Shown, illegal_move
 from bendolib.tournament import SerialExecutor, play_match, run_tournament
@@ -97,6 +99,24 @@ def _games() -> Iterator[GameState]:
             state = bendolib.apply(state, legal[rng.below(len(legal))])
             moves += 1
         yield state
+
+
+def _endgame_values() -> list[Any]:
+    """A solved empty-stock position and a round's opponent-model evidence (issue 26)."""
+    state = bendolib.new_game(bendolib.rules.get("basic"), 2, 5)
+    rng = SplitMix64(5)
+    found: list[Any] = []
+    while state.phase == PLAYING:
+        observation = state.observation(state.current_player)
+        evidence = heavier_evidence(observation)
+        if evidence is not None and len(found) < 1:
+            found.append(evidence)
+        if applies(state):
+            found.append(solve(state))
+            break
+        legal = bendolib.legal_moves(state)
+        state = bendolib.apply(state, legal[rng.below(len(legal))])
+    return found
 
 
 def harvest() -> dict[type, list[Any]]:
@@ -163,6 +183,7 @@ def harvest() -> dict[type, list[Any]]:
     first = bendolib.new_game(bendolib.rules.get("basic"), 2, 1)
     roots.append(Moves((0,), str(bendolib.legal_moves(first)[0])))
     roots.append(Shown(illegal_move(first, 0), "illegal"))
+    roots.extend(_endgame_values())
     seen: set[int] = set()
     found: dict[type, list[Any]] = {}
     for obj in _walk(roots, seen):

@@ -311,3 +311,26 @@ def test_seed000_connected_evenly_no_all_five_placement_closes_unevenly() -> Non
             best = [s for s, r in zip(after, ranks, strict=True) if r == max(ranks)]
             state = best[rng.below(len(best))]
     assert two_way  # some games reached an end closing two ways: the check is not vacuous
+
+
+#: Found by the batched games' long differential profile (issue 23): an All Five round
+#: of 4 players where an end closes two ways; before issue 21 point 2 the playout kernel
+#: ended the round blocked where the Python engine let the next seats play on.
+FOUR_PLAYER_TWO_WAY = (
+    "5-2@2L 0-2@1L 0-4@0L 1-3@3L 2-2@1R draw draw 3-2@3R 2-6@3L 6-3@3L 2-1@1R draw 3-3@3R "
+    "3-0@3L 1-1@1L 4-2@0R draw 1-0@1R 0-6@3R 6-1@3L draw draw pass pass pass 1-4@3R pass "
+    "4-6@3L"
+)
+
+
+def test_the_playout_kernel_and_the_engine_agree_where_an_end_closes_two_ways() -> None:
+    from bendolib import playouts as kernel_api
+    from bendolib._playouts_reference import reference_playouts
+
+    state = bendolib.new_game(bendolib.rules.get("all-five"), 4, 7552995363349927875)
+    for text in FOUR_PLAYER_TWO_WAY.split():
+        state = bendolib.apply(state, bendolib.parse_move(text, state))
+    for first in range(len(bendolib.legal_moves(state))):
+        for seed in range(3):
+            compiled = kernel_api.playouts(state, 1, first=[first], seed=seed)
+            assert compiled == reference_playouts(state, 1, first=[first], seed=seed)

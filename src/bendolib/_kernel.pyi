@@ -49,3 +49,32 @@ def deal_deck(seed: int, round_number: int, attempt: int, count: int, /) -> tupl
 
 def deal_hands(deck: tuple[int, ...], players: int, size: int, /) -> tuple[int, ...] | None:
     """The hand masks of the first ``players * size`` tiles of ``deck``, or None."""
+
+def batch_new(
+    spec: object,
+    n: int,
+    agent: int,
+    policy: int,
+    until_match: bool,
+    skip_forced: bool,
+    max_moves: int,
+    /,
+) -> object:
+    """N batched games of a compiled rule set (see bendolib.vector)."""
+
+def batch_info(batch: object, /) -> tuple[int, int, int]:
+    """(encoding size, action count, bytes of the core's state per game)."""
+
+def batch_bind(batch: object, outputs: tuple[Any, ...], /) -> None:
+    """The 11 output arrays every call writes (held until the batch goes)."""
+
+def batch_reset(batch: object, seeds: Any, /) -> None:
+    """Every game's seed stream restarts at episode 0 of seeds[i]."""
+
+def batch_step(
+    batch: object, actions: Any, active: Any, accumulate: bool, /
+) -> tuple[int, int] | None:
+    """The caller's move in every (active) game; (game, action) of an illegal one."""
+
+def batch_policy(batch: object, policies: Any, actions: Any, moves: Any, /) -> None:
+    """The kernel policies' choice at every game's decision, and the round's moves."""

@@ -19,8 +19,13 @@ from typing import Any
 
 import attrs
 
+from bendolib._kernel_abi import MAX_PLAYERS as MAX_PLAYERS
+from bendolib._kernel_abi import MAX_TILES as MAX_TILES
+from bendolib._kernel_abi import NotForKernelError as NotForKernelError
+from bendolib._kernel_tri_input import tri_spec_tuple, tri_state_tuple
 from bendolib.geometry.bend import BendGeometry
 from bendolib.geometry.straight import StraightGeometry
+from bendolib.geometry.triangles import TriangleGeometry
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import FaceEffects, NextDraws, Reverse
@@ -36,8 +41,6 @@ from bendolib.rules.starting import FixedSeat, HighestDouble, HolderOf
 from bendolib.state import GameState
 
 _MASK = (1 << 64) - 1
-MAX_TILES = 64
-MAX_PLAYERS = 8
 
 #: The fields of each part the kernel plays, by class (anything else: the Python engine).
 KNOWN_FIELDS: dict[type, frozenset[str]] = {
@@ -61,6 +64,7 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
             "closing",
             "even_closing",
             "penalties",
+            "origin",  # the rule set a variant was built from: a name, not a rule
         }
     ),
     StraightGeometry: frozenset({"name", "uses_bends"}),
@@ -92,10 +96,6 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
     Reverse: frozenset(),
     NextDraws: frozenset({"count"}),
 }
-
-
-class NotForKernelError(Exception):
-    """A rule set or state the kernel does not play (the message says why)."""
 
 
 def _known(part: Any, what: str) -> None:
@@ -181,6 +181,8 @@ def _effects(effects: Any) -> tuple[tuple[int, int, int], ...]:
 
 def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     """The kernel's description of ``rules`` for ``players`` (raises NotForKernelError)."""
+    if type(rules.geometry) is TriangleGeometry:  # the triangle games: _kernel_tri.c
+        return tri_spec_tuple(rules, players)
     _known(rules, "the rule set")
     _known(rules.geometry, "the geometry")
     if rules.penalties is not None:
@@ -249,6 +251,8 @@ def state_tuple(state: GameState) -> tuple[Any, ...]:
     """The kernel's description of ``state``."""
     context = state.context
     board = state.board
+    if type(context.rules.geometry) is TriangleGeometry:  # the triangle games: _kernel_tri.c
+        return tri_state_tuple(state)
     known = _BOARDS.get(id(board))
     if known is None or known[0] is not board:
         occupancy = board.occupancy

@@ -95,7 +95,7 @@ def board_after(rules: RuleSet, board: Board, move: PlaceMove) -> Board:
 
 def fitting(state: GameState, board: Board) -> int:
     """Bitmask of the tiles of the whole set that could be placed on ``board``."""
-    probe = state.replace(board=board, opening=-1, drawn=0)
+    probe = state._replaced(board=board, opening=-1, drawn=0)  # valid values: unchecked
     mask = 0
     for move in placements(probe, state.rules.tileset.full_mask):
         mask |= 1 << state.rules.tileset.index(move.tile)

@@ -28,6 +28,7 @@ from bendolib.geometry.triangles import TriangleBoard
 from bendolib.limits import MAX_DEPTH, MAX_DIGITS, clipped, nests_within
 from bendolib.moves import NEXT_ROUND, Draw, Move, Pass
 from bendolib.notation import parse_move
+from bendolib.render_html import HANDS, to_html
 from bendolib.render_svg import to_svg
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState
@@ -788,6 +789,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             file_format=args.format,
             executor=executor,
             progress=progress,
+            batch=args.batch,
         )
     except selfplay.SelfplayInterrupted as stop:
         summary = stop.summary
@@ -842,6 +844,17 @@ def _read_input(path: str) -> str:
 
 def _render(args: argparse.Namespace) -> int:
     """Draw the board of a record (or of a position text) as SVG or text."""
+    if args.html:
+        if not args.record or args.position:
+            raise ParseError("--html draws a RECORD file (not --position)")
+        record = records.load(_read_input(args.record))
+        page = to_html(record, hands=args.hands, numbers=args.numbers)
+        if args.html == "-":
+            sys.stdout.write(page)
+        else:
+            _write_file(args.html, page)
+            print(f"wrote {args.html}: {len(record.rounds)} rounds, {record.move_count} moves")
+        return 0
     if args.position:
         state = _load_position(args.position)
     elif args.record:
@@ -1147,6 +1160,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games per file (default: %(default)s)",
     )
+    play_self.add_argument(
+        "--batch",
+        action="store_true",
+        help="play the matches in the compiled kernel's batched games, one batch per file "
+        "(bots random and greedy only; chain rule sets; other deals than without it)",
+    )
     _add_run_options(play_self, "games")
     play_self.set_defaults(func=_selfplay)
 
@@ -1163,6 +1182,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw the board after this move of the round (0: as dealt; default: the last)",
     )
     render.add_argument("--numbers", action="store_true", help="numbers instead of pips")
+    render.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write a page that steps through the whole match to FILE ('-': standard output)",
+    )
+    render.add_argument(
+        "--hands",
+        choices=HANDS,
+        default="shown",
+        help="with --html: show every hand's tiles, or only their sizes (default: %(default)s)",
+    )
     render.set_defaults(func=_render)
 
     replay = sub.add_parser("replay", help="step through a record")

@@ -375,7 +375,8 @@ def apply(state: GameState, move: Move) -> GameState:
             state.scores,
             state.results,
         )
-        return dealt.replace(past=(*state.past, PastRound(state.history, state.origin)))
+        # (the engine's own values: not checked again)
+        return dealt._replaced(past=(*state.past, PastRound(state.history, state.origin)))
     raise AssertionError(f"unhandled legal move {move!r}")  # pragma: no cover
 
 
@@ -904,7 +905,9 @@ def _load_step_kernel() -> ModuleType | None:
     _kernel = load_kernel()
     if _kernel is None:
         return None
-    from bendolib.geometry import bend, straight
+    from bendolib.geometry import bend, straight, triangles, trilattice
+    from bendolib.rules.penalties import DrawPenalties
+    from bendolib.rules.triangles import TriangleScoring
 
     def layout(cls: type) -> tuple[type, tuple[str, ...]]:
         return cls, tuple(f.name for f in attrs.fields(cls))
@@ -952,6 +955,16 @@ def _load_step_kernel() -> ModuleType | None:
             "STRAIGHT": STRAIGHT,
             "OPENING": OPENING,
             "opening": _opening,
+            # the triangle games' paths (_kernel_tri_step.c)
+            "TriangleBoard": layout(triangles.TriangleBoard),
+            "TrianglePlacement": layout(triangles.TrianglePlacement),
+            "OpenEdge": layout(triangles.OpenEdge),
+            "PlaceInCell": layout(PlaceInCell),
+            "Cell": layout(trilattice.Cell),
+            "triangle_tables": triangles._tables,
+            "TriangleGeometry": triangles.TriangleGeometry,
+            "TriangleScoring": TriangleScoring,
+            "DrawPenalties": DrawPenalties,
         }
     )
     return _kernel

@@ -90,3 +90,14 @@ class RecordError(ParseError):
         self.position = move_number
         self.round_number = round_number
         self.move_number = move_number
+
+
+class KernelFallbackWarning(UserWarning):
+    """
+    :func:`bendolib.playouts.playouts` ran on the Python engine (about 100x slower)
+    although the compiled kernel was wanted: a rule set, position or player count the
+    kernel does not play, or a kernel that is not built.  Warned once per rule set,
+    player count and reason; the message says why.  Not warned when the user asked for
+    the Python engine (``BENDOLIB_PURE_PYTHON=1``).  Silence it with
+    ``warnings.filterwarnings("ignore", category=KernelFallbackWarning)``.
+    """

@@ -28,6 +28,12 @@ MAX_TILES = 1024
 MAX_FACE = 99
 #: The largest seed: seeds are integers from 0 to 2**64 - 1.
 MAX_SEED = 2**64 - 1
+#: The largest integer rule parameter (a target, a batch, points...), in absolute value:
+#: beyond any game, and small enough that the compiled kernel's 64-bit arithmetic
+#: holds a sum of two.
+MAX_PARAM = 2**62
+#: The highest round number of a state (a match of 2**62 rounds is never played).
+MAX_ROUND = 2**62
 #: Characters of the input quoted in an error message.
 QUOTED_CHARS = 80
 #: Characters of an error's text, whatever it quotes.

@@ -12,15 +12,21 @@ The kernel is chosen at import, as msgpack does: when ``bendolib._kernel`` canno
 imported (no compiler when the package was installed), or the environment variable
 ``BENDOLIB_PURE_PYTHON`` is set to a non-empty value other than ``0``, every playout runs
 on the Python engine.  :data:`KERNEL` says which.
+
+A call the kernel cannot serve (a rule set, player count or position it does not play, or
+no kernel built) warns with :class:`~bendolib.errors.KernelFallbackWarning`, once per
+rule set, player count and reason, naming the reason; not when ``BENDOLIB_PURE_PYTHON``
+asked for the Python engine.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from bendolib._kernel_abi import load_kernel
-from bendolib._kernel_input import NotForKernelError, spec_tuple, state_tuple
+from bendolib._kernel_abi import NotForKernelError, load_kernel, missing_reason
+from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import (
     POLICIES,
     UNTIL,
@@ -29,10 +35,15 @@ from bendolib._playouts_reference import (
     check_arguments,
     reference_playouts,
 )
+from bendolib.errors import KernelFallbackWarning
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import GameState
 
 _kernel = load_kernel()
+#: Why the kernel is not loaded: "" when it is, or when the user asked for the Python engine.
+_MISSING = "" if _kernel is not None else missing_reason()
+if _MISSING.startswith("BENDOLIB_PURE_PYTHON"):
+    _MISSING = ""
 
 #: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
 KERNEL = _kernel is not None
@@ -44,15 +55,24 @@ _POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
 _SPECS: dict[tuple[int, int], tuple[RuleSet, Any, str]] = {}
 
 
+#: The latest lookup of :func:`_compiled` (rules, players, spec, reason): a search calls
+#: with the same rule set again and again, and this skips building the key and the dict
+#: lookup (issue 24, point 3: the fixed cost of a small call).
+_LATEST: list[Any] = [None, 0, None, ""]
+
+
 def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
     """The kernel's compiled ``rules`` for ``players`` (None and the reason when it has none)."""
+    latest = _LATEST
+    if latest[0] is rules and latest[1] == players:
+        return latest[2], latest[3]
     key = (id(rules), players)
     found = _SPECS.get(key)
     if found is None or found[0] is not rules:
         spec: Any = None
         reason = ""
         if _kernel is None:
-            reason = "the compiled kernel is not loaded"
+            reason = _MISSING or "the compiled kernel is not loaded"
         else:
             try:
                 spec = _kernel.compile(spec_tuple(rules, players))
@@ -64,6 +84,7 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
             _SPECS.clear()
         found = (rules, spec, reason)
         _SPECS[key] = found
+    _LATEST[:] = [rules, players, found[1], found[2]]
     return found[1], found[2]
 
 
@@ -76,6 +97,32 @@ def kernel_reason(rules: RuleSet, players: int) -> str | None:
         raise TypeError(f"kernel_reason needs a RuleSet, not {type(rules).__name__}")
     spec, reason = _compiled(rules, players)
     return None if spec is not None else reason
+
+
+#: The fallbacks already warned of: (rule set name, players, reason).
+_WARNED: set[tuple[str, int, str]] = set()
+
+
+def warn_fallback(rules: RuleSet, players: int, reason: str, stacklevel: int = 3) -> None:
+    """
+    Warn (:class:`~bendolib.errors.KernelFallbackWarning`, once per rule set name,
+    player count and reason) that playouts of ``rules`` run on the Python engine.
+    ``stacklevel`` 3 points at the caller of the function that calls this.
+    """
+    if not reason:
+        return
+    key = (rules.name, players, reason)
+    if key in _WARNED:
+        return
+    if len(_WARNED) >= 1024:
+        _WARNED.clear()
+    _WARNED.add(key)
+    warnings.warn(
+        f"playouts of {rules.name[:60]!r} with {players} players run on the Python engine "
+        f"(about 100x slower): {reason}",
+        KernelFallbackWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def playouts(
@@ -102,8 +149,9 @@ def playouts(
     threads run in parallel.
     """
     count = check_arguments(state, count, policy, seed, until, first)
+    reason = _MISSING
     if _kernel is not None:
-        spec, _ = _compiled(state.context.rules, state.context.players)
+        spec, reason = _compiled(state.context.rules, state.context.players)
         if spec is not None:
             try:
                 return tuple(
@@ -119,11 +167,65 @@ def playouts(
                         Outcome,
                     )
                 )
-            except (_kernel.UnsupportedError, NotForKernelError):
-                pass  # a position or an event the kernel leaves to the engine
-    return reference_playouts(
+            except (_kernel.UnsupportedError, NotForKernelError) as exc:
+                reason = str(exc)  # a position or an event the kernel leaves to the engine
+    out = reference_playouts(
         state, count, policy=policy, seed=seed, until=until, record=record, first=first
     )
+    # (after the engine, which raises for the caller's own errors, such as a first move
+    # out of range, which the kernel leaves to it)
+    warn_fallback(state.context.rules, state.context.players, reason)
+    return out
+
+
+def playouts_many(
+    states: Sequence[GameState],
+    count: int = 1,
+    *,
+    policy: str = "random",
+    seed: int = 0,
+    until: str = "round",
+) -> tuple[tuple[Outcome, ...], ...]:
+    """
+    ``count`` playouts from each of ``states`` (the leaves of a search tree, say), in one
+    call: item ``j`` equals ``playouts(states[j], count, policy=policy, seed=seed + j,
+    until=until)``.  The arguments are checked once and each rule set is looked up once,
+    so that many small calls cost less than calling :func:`playouts` per state.
+    """
+    if isinstance(states, GameState) or not isinstance(states, Sequence):
+        raise TypeError(f"playouts_many needs a sequence of GameState, not {type(states).__name__}")
+    for state in states:
+        check_arguments(state, count, policy, seed, until, None)
+    code = _POLICY_CODES[policy]
+    match = until == "match"
+    out: list[tuple[Outcome, ...]] = []
+    kernel = _kernel
+    for j, state in enumerate(states):
+        spec = None
+        if kernel is not None:
+            spec, _ = _compiled(state.context.rules, state.context.players)
+        if kernel is not None and spec is not None:
+            try:
+                out.append(
+                    tuple(
+                        kernel.run(
+                            spec,
+                            state_tuple(state),
+                            count,
+                            code,
+                            (seed + j) & 0xFFFFFFFFFFFFFFFF,
+                            match,
+                            False,
+                            None,
+                            Outcome,
+                        )
+                    )
+                )
+                continue
+            except (kernel.UnsupportedError, NotForKernelError):
+                pass  # a position or an event the kernel leaves to the engine
+        out.append(reference_playouts(state, count, policy=policy, seed=seed + j, until=until))
+    return tuple(out)
 
 
 __all__ = [
@@ -134,5 +236,7 @@ __all__ = [
     "PlayoutError",
     "kernel_reason",
     "playouts",
+    "playouts_many",
     "reference_playouts",
+    "warn_fallback",
 ]

@@ -24,7 +24,7 @@ from typing import Any, cast
 from bendolib._memo import remember
 from bendolib._placing import closes_unevenly
 from bendolib._rule_spec import rules_from_spec, rules_to_spec, tile_text
-from bendolib.errors import BendolibError, ParseError
+from bendolib.errors import ArgumentError, BendolibError, ParseError
 from bendolib.geometry.board import Board, Placement
 from bendolib.geometry.chain import as_chain
 from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry, TrianglePlacement
@@ -44,7 +44,15 @@ from bendolib.moves import OPENING, Place, PlaceInCell
 from bendolib.rules.match import match_winner, round_sides
 from bendolib.rules.ruleset import RuleSet
 from bendolib.rules.triangles import TriominoesRoundScoring
-from bendolib.state import GAME_OVER, PLAYING, ROUND_OVER, STATE_FIELDS, GameState, RoundResult
+from bendolib.state import (
+    GAME_OVER,
+    PLAYING,
+    ROUND_OVER,
+    STATE_FIELDS,
+    GameState,
+    RoundResult,
+    check_state,
+)
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, TileSet, Triangle, face_str, indices
 
 __all__ = ["dumps", "loads"]
@@ -722,7 +730,7 @@ def loads(text: str) -> GameState:
     board = reader.value("board", lambda v: _board(rules, tiles, v), Board())
     points = _read_signed if _can_lose(rules) else _read_ints
     deck, stock_pos = _deck(reader, tiles, board)
-    state = GameState.create(
+    state = GameState._unchecked(
         rules=rules,
         players=players,
         seed=reader.value("seed", _int, 0),
@@ -748,10 +756,14 @@ def loads(text: str) -> GameState:
         key: reader.value(key, lambda v: _tuples(_json(v))) for key in _EXTRA if reader.has(key)
     }
     if extra:
-        state = state.replace(**extra)
+        state = state._replaced(**extra)
     _check(reader, state)
+    try:
+        check_state(state)  # the values' types and ranges that _check leaves
+    except (ArgumentError, TypeError) as exc:
+        raise ParseError(f"not a position: {exc}", text, 0) from None
     # the round's known history starts here, not at a deal
-    return state.replace(origin=state)
+    return state._replaced(origin=state)
 
 
 #: Every key a position text may use for the fields this module knows.

@@ -17,6 +17,12 @@ SHA-256.  A shard is trusted (kept on resume, read by :func:`load`) only when it
 its entry; one that does not is played again on resume and refused by :func:`load`.  A
 run has at most :data:`MAX_GAMES` games and :data:`MAX_SHARDS` shards, and a manifest is
 at most :data:`MAX_MANIFEST_BYTES` long, so reading one costs little whatever it says.
+
+With ``batch=True`` the matches are played in the compiled kernel's batched games
+(:mod:`bendolib.vector`), every decision of a chunk of games at once, when every bot
+is ``random`` or ``greedy`` (played by the kernel's policies of those names): game
+``i`` is then episode 0 of the batched game seeded ``derive_seed(seed, i)`` (seats
+rotated as in a tournament), a different deal and stream from the bots' own.
 """
 
 from __future__ import annotations
@@ -38,7 +44,9 @@ import attrs
 
 from bendolib import bots as bot_registry
 from bendolib import rules as rules_registry
+from bendolib._rng import derive_seed
 from bendolib._rule_spec import rules_to_spec
+from bendolib.bots.baseline import GreedyBot, RandomBot
 from bendolib.bots.bot import Bot
 from bendolib.encoding import action_count, action_index, encode, encoding_size, layout
 from bendolib.engine import apply, new_game
@@ -180,6 +188,114 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
     }
 
 
+#: The bots the batched games play, as the kernel policies of :mod:`bendolib.vector`.
+BATCH_BOTS = {RandomBot: "random", GreedyBot: "greedy"}
+
+
+def _batch_policies(bots: tuple[Bot, ...]) -> tuple[int, ...] | None:
+    """The kernel policy of each bot (an index into ``vector.POLICIES``), or None."""
+    from bendolib.vector import POLICIES
+
+    out = []
+    for bot in bots:
+        name = BATCH_BOTS.get(type(bot))
+        if name is None or bot != type(bot)():
+            return None
+        out.append(POLICIES.index(name))
+    return tuple(out)
+
+
+def _play_batch(
+    rules: RuleSet, policies: tuple[int, ...], seed: int, indices: tuple[int, ...]
+) -> list[dict[str, Any]]:
+    """The decisions of each game in ``indices``, played together in batched games."""
+    np = _numpy()
+    from bendolib.vector import VectorGames
+
+    players = len(policies)
+    n = len(indices)
+    games = VectorGames(
+        rules,
+        n,
+        players,
+        seeds=np.array([derive_seed(seed, i) for i in indices], dtype=np.uint64),
+        episode="match",
+        skip_forced=True,
+    )
+    seats = [match_seats(i, players) for i in indices]
+    codes = np.array([[policies[e] for e in row] for row in seats], dtype=np.int8)
+    round_at = next(f.offset for f in layout(rules, players) if f.name == "round_number")
+    sides = rules.match.sides(players)
+    side_of = {s: i for i, side in enumerate(sides) for s in side}
+    active = np.ones(n, dtype=np.bool_)
+    steps: list[tuple[Any, ...]] = []
+    rewards: dict[tuple[int, int], Any] = {}
+    won = np.zeros((n, players), dtype=np.int8)
+    final = np.zeros((n, players), dtype=np.int32)
+    while active.any():
+        actions = games.core_actions(codes)
+        index = np.flatnonzero(active)
+        rounds = games.obs[index, round_at].copy()
+        steps.append(
+            (
+                index,
+                rounds,
+                games.round_moves[index].copy(),
+                games.seat[index].copy(),
+                games.obs[index].copy(),
+                games.action_mask[index].astype(np.uint8),
+                actions[index].astype(np.int32),
+            )
+        )
+        games.step(actions)
+        over = games.terminated[index]
+        ended = over | (games.obs[index, round_at] != rounds)
+        for g, number in zip(index[ended], rounds[ended], strict=True):
+            rewards[int(g), int(number)] = games.rewards[g].astype(np.float32)
+        for g in index[over]:
+            scores = games.final_scores[g]
+            for s in range(players):
+                side = side_of[s]
+                final[g, s] = sum(int(scores[t]) for t in sides[side])
+                won[g, s] = int(side == games.match_winner[g])
+        active[index[over]] = False
+    game = np.concatenate([step[0] for step in steps])
+    order = np.argsort(game, kind="stable")
+    game = game[order]
+    columns = [np.concatenate([step[k] for step in steps])[order] for k in range(1, 7)]
+    number, move, seat, observation, legal, action = columns
+    where = seat.astype(np.int64)
+    # each row's round reward, looked up by (game, round)
+    span = int(number.max()) + 1 if len(number) else 1
+    keys = np.array(sorted(g * span + r for g, r in rewards), dtype=np.int64)
+    table = np.stack([rewards[int(k) // span, int(k) % span] for k in keys]) if len(keys) else None
+    round_reward = np.zeros(len(game), dtype=np.float32)
+    if table is not None:
+        found = np.searchsorted(keys, game * span + number)
+        round_reward = table[found, where]
+    entrant = np.array(seats, dtype=np.int8)[game, where]
+    bounds = np.searchsorted(game, np.arange(n + 1))
+    out = []
+    for g, index_ in enumerate(indices):
+        part = slice(bounds[g], bounds[g + 1])
+        out.append(
+            {
+                "game": np.full(bounds[g + 1] - bounds[g], index_, np.int64),
+                "round": number[part].astype(np.int32),
+                "move": move[part].astype(np.int32),
+                "seat": seat[part].astype(np.int8),
+                "entrant": entrant[part],
+                "observation": observation[part],
+                "legal": legal[part],
+                "action": action[part],
+                "round_reward": round_reward[part],
+                "won": won[g, where[part]],
+                "final_score": final[g, where[part]],
+            }
+        )
+    return out
+
+
 def _round_rewards(
     rules: RuleSet, players: int, seed: int, moves: Sequence[Turn]
 ) -> dict[int, list[float]]:
@@ -231,10 +347,12 @@ def _check_size(games: object, shard_games: object) -> None:
 
 
 def _manifest(
-    rules: RuleSet, bots: tuple[Bot, ...], seed: int, shard_games: int, fmt: str
+    rules: RuleSet, bots: tuple[Bot, ...], seed: int, shard_games: int, fmt: str, batch: bool
 ) -> dict[str, Any]:
     players = len(bots)
+    engine = {"engine": "batch"} if batch else {}
     return {
+        **engine,
         "format": "bendolib-selfplay",
         "version": VERSION,
         "rules": rules_to_spec(rules),
@@ -512,6 +630,7 @@ def selfplay(
     file_format: Format | None = None,
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    batch: bool = False,
 ) -> SelfplaySummary:
     """
     Play ``games`` matches between ``bots`` (one per seat, seats rotated as in a
@@ -525,6 +644,9 @@ def selfplay(
     directory that cannot be made or used, raises :class:`SelfplayError`.  ``executor`` and
     ``progress(games_done, games)`` work as in :func:`~bendolib.tournament.run_tournament`;
     Ctrl-C raises :class:`SelfplayInterrupted` once the finished shards are written.
+    ``batch=True`` plays the games in the kernel's batched games (see the module's
+    docstring; every bot ``random`` or ``greedy``, a chain rule set the kernel plays),
+    one batch per shard in the calling process (``executor`` is not used).
     """
     _numpy()
     ruleset = rules_registry.get(rules) if isinstance(rules, str) else rules
@@ -543,7 +665,17 @@ def selfplay(
     if fmt == "parquet" and not _has_pyarrow():
         raise SelfplayError("Parquet files need pyarrow: pip install 'bendolib[selfplay]'")
     path = _directory(directory, create=True)
-    manifest = _manifest(ruleset, entrants, seed, shard_games, fmt)
+    policies = None
+    if batch:
+        from bendolib.vector import unsupported_reason
+
+        policies = _batch_policies(entrants)
+        if policies is None:
+            raise SelfplayError("batched self-play plays the bots random and greedy only")
+        reason = unsupported_reason(ruleset, len(entrants))
+        if reason is not None:
+            raise SelfplayError(f"batched self-play cannot play {ruleset.name}: {reason}")
+    manifest = _manifest(ruleset, entrants, seed, shard_games, fmt, batch)
     found = _read_manifest(path)
     table: dict[str, Any] = {}
     if found is not None:
@@ -594,6 +726,19 @@ def selfplay(
         )
 
     report = None if progress is None else (lambda done, _: progress(before + done, games))
+    if policies is not None:
+        # one batch per shard, in this process (the batch is the speed-up)
+        done = 0
+        try:
+            for start, end in todo:
+                chunk = tuple(range(start, end))
+                on_done(chunk, _play_batch(ruleset, policies, seed, chunk))
+                done += len(chunk)
+                if report is not None:
+                    report(done, len(todo))
+        except KeyboardInterrupt:
+            raise SelfplayInterrupted(summary(True)) from None
+        return summary(False)
     own = executor is None
     pool: Executor = SerialExecutor()
     task = partial(_play_games, ruleset, entrants, seed)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
 
 import attrs
 
 from bendolib.errors import ArgumentError
 from bendolib.geometry.board import Board, End
+from bendolib.limits import MAX_ROUND, MAX_SEED, shown
 from bendolib.moves import Move
 from bendolib.rules.ruleset import RuleSet
 from bendolib.tiles import Tile, indices
@@ -81,6 +82,14 @@ class PastRound:
     turns: tuple[Turn, ...]
     origin: GameState | None = attrs.field(default=None, eq=False, repr=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle: the values by name (as attrs writes them)."""
+        return _slots(self)
+
+    def __setstate__(self, state: Any) -> None:
+        """Unpickle (an older version's ``origin`` missing: None)."""
+        _set_slots(self, state, {"origin": None})
+
 
 @attrs.frozen
 class RoundContext:
@@ -106,6 +115,39 @@ class RoundContext:
     match_winner: int
     past: tuple[PastRound, ...] = attrs.field(repr=False)
     origin: GameState | None = attrs.field(default=None, eq=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle: the values by name (as attrs writes them)."""
+        return _slots(self)
+
+    def __setstate__(self, state: Any) -> None:
+        """
+        Unpickle: a value an older version did not write takes its default (``past``
+        none, ``origin`` None); one without a default is an :class:`ArgumentError`.
+        """
+        _set_slots(self, state, {"past": (), "origin": None})
+
+
+def _slots(obj: Any) -> dict[str, Any]:
+    """The values of an attrs instance by name (what is pickled)."""
+    return {f.name: getattr(obj, f.name) for f in attrs.fields(type(obj))}
+
+
+def _set_slots(obj: Any, state: Any, defaults: dict[str, Any]) -> None:
+    """Write the pickled ``state`` (a dict of values by name) into ``obj``'s slots."""
+    names = [f.name for f in attrs.fields(type(obj))]
+    if type(state) is tuple and len(state) == 2 and isinstance(state[1], dict):
+        state = {**(state[0] or {}), **state[1]}  # object's own pickling of slots
+    if not isinstance(state, dict):
+        raise ArgumentError(f"a pickled {type(obj).__name__} holds {shown(state)}")
+    for name in names:
+        if name in state:
+            value = state[name]
+        elif name in defaults:
+            value = defaults[name]
+        else:
+            raise ArgumentError(f"a pickled {type(obj).__name__} has no {name}")
+        object.__setattr__(obj, name, value)
 
 
 #: The names :meth:`GameState.create` and :meth:`GameState.replace` accept: every
@@ -192,9 +234,67 @@ class GameState:
         origin: GameState | None = None,
     ) -> GameState:
         """
-        A state from all its values (see :data:`STATE_FIELDS`); no rule is checked.
-        ``past=None`` means no finished round, like ``()``.
+        A state from all its values (see :data:`STATE_FIELDS`).  ``past=None`` means
+        no finished round, like ``()``.  The rules of play are not checked, but every
+        value is, as :func:`check_state` does (TypeError, :class:`ArgumentError`).
         """
+        state = cls._unchecked(
+            rules=rules,
+            players=players,
+            seed=seed,
+            round_number=round_number,
+            deck=deck,
+            stock_pos=stock_pos,
+            hand_masks=hand_masks,
+            board=board,
+            current_player=current_player,
+            scores=scores,
+            opening=opening,
+            drawn=drawn,
+            drawn_count=drawn_count,
+            direction=direction,
+            out=out,
+            play_points=play_points,
+            results=results,
+            phase=phase,
+            last_placer=last_placer,
+            match_winner=match_winner,
+            log=log,
+            past=past,
+            origin=origin,
+        )
+        check_state(state)
+        return state
+
+    @classmethod
+    def _unchecked(
+        cls,
+        *,
+        rules: RuleSet,
+        players: int,
+        seed: int,
+        round_number: int,
+        deck: tuple[int, ...],
+        stock_pos: int,
+        hand_masks: tuple[int, ...],
+        board: Board,
+        current_player: int,
+        scores: tuple[int, ...],
+        opening: int = -1,
+        drawn: int = 0,
+        drawn_count: int = 0,
+        direction: int = 1,
+        out: tuple[int, ...] = (),
+        play_points: tuple[int, ...] = (),
+        results: tuple[RoundResult, ...] = (),
+        phase: int = PLAYING,
+        last_placer: int = -1,
+        match_winner: int = -1,
+        log: Log = None,
+        past: tuple[PastRound, ...] | None = (),
+        origin: GameState | None = None,
+    ) -> GameState:
+        """:meth:`create` without the checks (a reader that checks in its own words)."""
         context = RoundContext(
             rules,
             players,
@@ -227,8 +327,15 @@ class GameState:
     def replace(self, **changes: Any) -> GameState:
         """
         A copy with some values replaced, by the names of :data:`STATE_FIELDS`
-        (like ``attrs.evolve``, which only knows the per-move ones).  No rule is checked.
+        (like ``attrs.evolve``, which only knows the per-move ones).  The rules of play
+        are not checked, but the values are, as :func:`check_state` does.
         """
+        state = self._replaced(**changes)
+        check_state(state)
+        return state
+
+    def _replaced(self, **changes: Any) -> GameState:
+        """:meth:`replace` without the checks."""
         unknown = changes.keys() - _OWN_FIELDS - _CONTEXT_FIELDS
         if unknown:
             raise TypeError(f"GameState has no field {', '.join(sorted(unknown))}")
@@ -492,9 +599,165 @@ def _unpickled(
     log: Log = None
     for player, move in reversed(moves):  # oldest first
         log = (player, move, log)
-    return GameState(
+    state = GameState(
         hand_masks, board, current_player, stock_pos, drawn, drawn_count, last_placer, log, context
     )
+    check_state(state)
+    return state
+
+
+def _int(value: object) -> bool:
+    return type(value) is int
+
+
+def _ints(value: object, count: int | None = None) -> TypeGuard[tuple[int, ...]]:
+    """True for a tuple of ints (of ``count`` of them, when given)."""
+    return (
+        type(value) is tuple
+        and (count is None or len(value) == count)
+        and all(type(v) is int for v in value)
+    )
+
+
+def _seats(value: object, players: int) -> bool:
+    """True for a tuple of distinct seats."""
+    return _ints(value) and len(set(value)) == len(value) and all(0 <= s < players for s in value)
+
+
+def check_state(state: GameState) -> None:
+    """
+    Raise unless every value of ``state`` is of its type (TypeError) and within its
+    range (:class:`ArgumentError`): the seats, the tile indices and masks within the
+    tile set, the hands and the stock sharing no tile, the stock position within the
+    deck, the direction 1 or -1, the phase, the match's winner a side exactly when the
+    match is over, the seed and round number within
+    :mod:`bendolib.limits`.  What the engine and the compiled kernel take for granted;
+    the rules of play (who may hold what after which moves) are not checked.
+
+    :meth:`GameState.create`, :meth:`GameState.replace` and unpickling call it; the
+    engine's own moves make states that pass it.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"check_state takes a GameState, not {type(state).__name__}")
+    try:
+        context = state.context
+        for name in _CONTEXT_NAMES:
+            getattr(context, name)
+        for name in _OWN_FIELDS:
+            getattr(state, name)
+    except AttributeError as exc:
+        raise ArgumentError(f"a GameState without all its values: {exc}") from None
+    if not isinstance(context, RoundContext):
+        raise TypeError(f"GameState.context is a RoundContext, not {type(context).__name__}")
+    rules = context.rules
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"GameState.rules is a RuleSet, not {type(rules).__name__}")
+    players = context.players
+    if not _int(players):
+        raise TypeError(f"GameState.players is an int, not {type(players).__name__}")
+    if players < 1:
+        raise ArgumentError(f"a game has at least 1 player, not {shown(players)}")
+    count = len(rules.tileset)
+    full = (1 << count) - 1
+
+    def bad(name: str, wanted: str) -> ArgumentError:
+        value = getattr(context, name, None) if name in _CONTEXT_NAMES else getattr(state, name)
+        return ArgumentError(f"GameState.{name} is {wanted}, not {shown(value)}")
+
+    for name in ("seed", "round_number", "opening", "direction", "phase", "match_winner"):
+        if not _int(getattr(context, name)):
+            raise TypeError(
+                f"GameState.{name} is an int, not {type(getattr(context, name)).__name__}"
+            )
+    for name in ("current_player", "stock_pos", "drawn", "drawn_count", "last_placer"):
+        if not _int(getattr(state, name)):
+            raise TypeError(
+                f"GameState.{name} is an int, not {type(getattr(state, name)).__name__}"
+            )
+    if not 0 <= context.seed <= MAX_SEED:
+        raise bad("seed", "from 0 to 2**64 - 1")
+    if not 1 <= context.round_number <= MAX_ROUND:
+        raise bad("round_number", "from 1 to 2**62")
+    deck = context.deck
+    if not _ints(deck) or len(deck) > count:
+        raise bad("deck", f"a tuple of at most {count} tile indices")
+    if len(set(deck)) != len(deck) or any(not 0 <= i < count for i in deck):
+        raise bad("deck", f"tile indices from 0 to {count - 1}, each at most once")
+    if not 0 <= state.stock_pos <= len(deck):
+        raise bad("stock_pos", f"a position in the deck of {len(deck)} tiles (0 to {len(deck)})")
+    hands = state.hand_masks
+    if not _ints(hands, players):
+        raise bad("hand_masks", f"a tuple of {players} ints (one mask a seat)")
+    held = 0
+    for i in deck[state.stock_pos :]:
+        held |= 1 << i
+    for seat, hand in enumerate(hands):
+        if hand < 0 or hand > full:
+            raise ArgumentError(
+                f"GameState.hand_masks[{seat}] holds tiles beyond the {count} of the tile set: "
+                f"{shown(hand)}"
+            )
+        if hand & held:
+            raise ArgumentError(
+                f"GameState.hand_masks[{seat}] holds a tile of another hand or of the stock"
+            )
+        held |= hand
+    if not isinstance(state.board, Board):
+        raise TypeError(f"GameState.board is a Board, not {type(state.board).__name__}")
+    if not 0 <= state.current_player < players:
+        raise bad("current_player", f"a seat from 0 to {players - 1}")
+    if not -1 <= state.last_placer < players:
+        raise bad("last_placer", f"a seat from 0 to {players - 1}, or -1")
+    if not _ints(context.scores, players):
+        raise bad("scores", f"a tuple of {players} ints")
+    if not _ints(context.play_points, players) and context.play_points != ():
+        raise bad("play_points", f"a tuple of {players} ints (or empty: none yet)")
+    if not -1 <= context.opening < count:
+        raise bad("opening", f"a tile index from 0 to {count - 1}, or -1")
+    if not 0 <= state.drawn <= full:
+        raise bad("drawn", f"a mask of the {count} tiles")
+    limit = getattr(rules.draw, "max_per_turn", None)
+    most = count if limit is None else min(count, limit)
+    if not 0 <= state.drawn_count <= most:
+        raise bad("drawn_count", f"from 0 to {most}")
+    if context.direction not in (1, -1):
+        raise bad("direction", "1 or -1")
+    if not _seats(context.out, players):
+        raise bad("out", f"a tuple of distinct seats from 0 to {players - 1}")
+    if context.phase not in (PLAYING, ROUND_OVER, GAME_OVER):
+        raise bad("phase", "0, 1 or 2 (PLAYING, ROUND_OVER, GAME_OVER)")
+    sides = len(rules.match.sides(players))
+    if not -1 <= context.match_winner < sides:
+        raise bad("match_winner", f"a side from 0 to {sides - 1}, or -1")
+    if (context.match_winner >= 0) != (context.phase == GAME_OVER):
+        raise bad("match_winner", "a side once the match is over (phase 2), else -1")
+    results = context.results
+    if type(results) is not tuple or not all(type(r) is RoundResult for r in results):
+        raise bad("results", "a tuple of RoundResults")
+    for result in results:
+        if not (
+            _seats(result.order, players)
+            and _seats(result.winners, players)
+            and _ints(result.hand_points, players)
+            and _ints(result.points, players)
+            and _int(result.round_number)
+        ):
+            raise ArgumentError(
+                f"GameState.results holds a round result not for {players} players: {shown(result)}"
+            )
+    past = context.past
+    if type(past) is not tuple or not all(isinstance(p, PastRound) for p in past):
+        raise bad("past", "a tuple of PastRounds")
+    if context.origin is not None and not isinstance(context.origin, GameState):
+        raise TypeError(
+            f"GameState.origin is a GameState or None, not {type(context.origin).__name__}"
+        )
+    log = state.log
+    if log is not None and (type(log) is not tuple or len(log) != 3):
+        raise bad("log", "None or a (player, move, older) cell")
+
+
+_CONTEXT_NAMES = frozenset(f.name for f in attrs.fields(RoundContext))
 
 
 def _turns(log: Log) -> tuple[Turn, ...]:

@@ -23,6 +23,14 @@ with the name in CamelCase (``bendolib/Basic-v0``, ``bendolib/AllFive-v0``,
     import bendolib.adapters.gymnasium
 
     env = gymnasium.make("bendolib/Basic-v0", opponents="search")
+
+The chain rule sets also have a batched environment, :class:`BendolibVectorEnv`
+(``gymnasium.vector.VectorEnv``), that steps its games in the compiled kernel
+(:mod:`bendolib.vector`): ``gymnasium.make_vec("bendolib/Basic-v0", num_envs=1024)``
+gives it (``vectorization_mode="sync"`` gives Gymnasium's ``SyncVectorEnv`` of
+:class:`BendolibGymEnv` instead).  Its autoreset mode is ``SAME_STEP``: a finished
+episode's next one starts in the same call, its last observation is in
+``info["final_obs"]``.  See docs/vector.md.
 """
 
 from __future__ import annotations
@@ -60,6 +68,7 @@ from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.moves import NEXT_ROUND
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
+from bendolib.vector import POLICIES, Opponent, VectorGames
 
 #: Bound on the absolute value of any encoded field.
 _LIMIT = 1 << 20
@@ -248,6 +257,141 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return board_text(self.game_state)
 
 
+class BendolibVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
+    """
+    ``num_envs`` games of a chain rule set, one seat each played by the agent, stepped
+    together in the compiled kernel (:class:`bendolib.vector.VectorGames`).
+
+    The arguments are :class:`BendolibGymEnv`'s where they apply: ``rules``,
+    ``players``, ``opponents`` (a kernel policy, ``"random"``, ``"heaviest"`` or
+    ``"greedy"`` (the default), or a NumPy callback ``f(obs, mask, seat) -> actions``),
+    ``seat`` (an int), ``episode``, ``skip_forced``; ``illegal`` is ``"raise"`` only
+    (an illegal action raises :class:`~bendolib.errors.IllegalMoveError` naming the
+    game).  Observations are ``{"observation": int32 (num_envs, size), "action_mask":
+    int8 (num_envs, actions)}``, rewards the agent's (float64), as in the single env;
+    ``info["action_mask"]`` repeats the mask.  ``reset(seed=s)`` makes game ``i`` play
+    the episodes of ``derive_seed(s, i)`` (an int seed), or of ``s[i]`` (a list of
+    seeds): see :mod:`bendolib.vector`.  Autoreset: ``SAME_STEP``.  ``copy`` (True)
+    returns copies of the batch's arrays, which the next step overwrites.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        rules: RuleSet | str = "basic",
+        players: int | None = None,
+        opponents: str | Opponent = "greedy",
+        seat: int = 0,
+        episode: Literal["round", "match"] = "round",
+        skip_forced: bool = True,
+        illegal: Literal["raise"] = "raise",
+        render_mode: str | None = None,
+        copy: bool = True,
+        max_episode_steps: int | None = None,
+    ) -> None:
+        if illegal != "raise":
+            raise RuleSetError(f"the vector env raises on an illegal action: illegal={illegal!r}")
+        if render_mode is not None:
+            raise RuleSetError(f"the vector env does not render: render_mode={render_mode!r}")
+        if max_episode_steps is not None:
+            raise RuleSetError("the vector env takes no max_episode_steps (rounds always end)")
+        if isinstance(opponents, str) and opponents not in POLICIES:
+            raise RuleSetError(
+                f"the vector env's opponents are {POLICIES} or a callback, not {opponents!r:.40}"
+            )
+        self.games = VectorGames(
+            rules,
+            num_envs,
+            players,
+            opponents=opponents,
+            seat=seat,
+            episode=episode,
+            skip_forced=skip_forced,
+        )
+        self.rules = self.games.rules
+        self.players = self.games.players
+        self.seat = seat
+        self.copy = copy
+        self.num_envs = num_envs
+        self.render_mode = None
+        self.reward_bound = reward_bound(self.rules)
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -_LIMIT, _LIMIT, (self.games.observation_size,), np.int32
+                ),
+                "action_mask": spaces.Box(0, 1, (self.games.action_count,), np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(self.games.action_count)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+
+    def _observed(self) -> dict[str, Any]:
+        games = self.games
+        if self.copy:
+            return {"observation": games.obs.copy(), "action_mask": games.action_mask.copy()}
+        return {"observation": games.obs, "action_mask": games.action_mask}
+
+    def _infos(self, observed: dict[str, Any]) -> dict[str, Any]:
+        infos: dict[str, Any] = {"action_mask": observed["action_mask"]}
+        games = self.games
+        done = games.terminated | games.truncated
+        if done.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            details = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final[i] = {
+                    "observation": games.final_obs[i].copy(),
+                    "action_mask": np.zeros(games.action_count, dtype=np.int8),
+                }
+                details[i] = {
+                    "scores": games.final_scores[i].copy(),
+                    "round_winner": int(games.round_winner[i]),
+                    "match_winner": int(games.match_winner[i]),
+                }
+            infos["final_obs"], infos["_final_obs"] = final, done.copy()
+            infos["final_info"], infos["_final_info"] = details, done.copy()
+        return infos
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start every game again: from ``seed`` (an int, or one per game) when given."""
+        if isinstance(seed, int):
+            super().reset(seed=seed)
+            self.games.reset(seed=seed)
+        elif seed is not None:
+            if len(seed) != self.num_envs:
+                raise RuleSetError(f"{len(seed)} seeds for {self.num_envs} environments")
+            self.games.reset(seeds=np.asarray(seed, dtype=np.uint64))
+        else:
+            self.games.reset(seed=int(self.np_random.integers(0, 2**63)))
+        observed = self._observed()
+        return observed, {"action_mask": observed["action_mask"]}
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
+        """Play one action in every game, then the opponents up to the agent's next turn."""
+        games = self.games
+        games.step(actions)
+        observed = self._observed()
+        rewards = games.rewards[:, self.seat].copy()
+        return (
+            observed,
+            rewards,
+            games.terminated.copy(),
+            games.truncated.copy(),
+            self._infos(observed),
+        )
+
+
 def env_id(rules_name: str) -> str:
     """The Gymnasium id of a rule set: ``basic`` -> ``bendolib/Basic-v0``."""
     return "bendolib/" + "".join(part.capitalize() for part in rules_name.split("-")) + "-v0"
@@ -257,14 +401,19 @@ def register(rules: str | RuleSet) -> str:
     """
     Register a rule set (by name, or a :class:`RuleSet` not registered with bendolib)
     with Gymnasium; returns its id.  An id registered once stays bound to its first
-    rule set.
+    rule set.  A chain rule set's id also names :class:`BendolibVectorEnv` as its
+    vector entry point (``gymnasium.make_vec``).
     """
     ident = env_id(rules if isinstance(rules, str) else rules.name)
     if ident not in gymnasium.registry:
         given: RuleSet | str = registry.get(rules).name if isinstance(rules, str) else rules
+        found = registry.get(given) if isinstance(given, str) else given
         gymnasium.register(
             id=ident,
             entry_point="bendolib.adapters.gymnasium:BendolibGymEnv",
+            vector_entry_point=(
+                None if on_cells(found) else "bendolib.adapters.gymnasium:BendolibVectorEnv"
+            ),
             kwargs={"rules": given},
         )
     return ident
@@ -277,4 +426,4 @@ def register_all() -> tuple[str, ...]:
 
 register_all()
 
-__all__ = ["BendolibGymEnv", "env_id", "register", "register_all"]
+__all__ = ["BendolibGymEnv", "BendolibVectorEnv", "env_id", "register", "register_all"]

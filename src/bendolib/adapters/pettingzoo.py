@@ -5,9 +5,10 @@ A PettingZoo AEC environment for any bendolib rule set (needs
 ``env(rules="basic", players=2)`` plays one round per episode, wrapped as PettingZoo's
 own classic games are (``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``;
 ``raw_env`` is the bare environment).  Agents are ``player_0`` ... in seat order.
-Each observation is the fixed-size encoding of :mod:`bendolib.encoding` as an int32
-NumPy array; ``infos[agent]["action_mask"]`` (int8) marks the legal actions of the
-agent to move (all zeros for the others).  Actions are the fixed action numbers of
+Each observation is a dict, as in PettingZoo's classic games: ``observation``, the
+fixed-size encoding of :mod:`bendolib.encoding` (int32), and ``action_mask`` (int8),
+the legal actions of the agent to move (all zeros for the others); the mask is also in
+``infos[agent]["action_mask"]``.  Actions are the fixed action numbers of
 :func:`bendolib.encoding.action_index`.  At the end of the round each agent is
 rewarded its side's gain in the round minus the mean gain (zero-sum).
 ``reset(seed=...)`` picks the deal: the same seed gives the same episode.  An illegal
@@ -66,7 +67,13 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
         size = encoding_size(self.rules, players)
         count = action_count(self.rules)
         self.observation_spaces = {
-            agent: spaces.Box(-_LIMIT, _LIMIT, (size,), np.int32) for agent in self.possible_agents
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(-_LIMIT, _LIMIT, (size,), np.int32),
+                    "action_mask": spaces.Box(0, 1, (count,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self._rng = random.Random()
@@ -89,10 +96,11 @@ class BendolibEnv(AECEnv):  # type: ignore[misc]
         return legal_moves(self.game_state) if self.game_state.phase == PLAYING else ()
 
     def observe(self, agent: str) -> Any:
-        """``agent``'s encoded observation (int32 array)."""
+        """``agent``'s encoded observation (int32 array) and action mask, as a dict."""
         assert self.game_state is not None
         seat = self._seat(agent)
-        return np.asarray(encode(self.game_state.observation(seat)), dtype=np.int32)
+        encoded = np.asarray(encode(self.game_state.observation(seat)), dtype=np.int32)
+        return {"observation": encoded, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent: str) -> Any:
         """1 (int8) for each legal action of ``agent``: none unless it is to move."""

@@ -1,10 +1,10 @@
 """
-Bots: the :class:`Bot` protocol, baseline players and a search player, by name.
+Bots: the :class:`Bot` protocol, baseline players and search players, by name.
 
 ``bendolib.bots.get("greedy")`` returns a new bot; ``names()`` lists the registered
-ones ("random", "greedy", "search", "ismcts", "process") and those other packages
-install (entry-point group ``bendolib.bots``); ``register`` adds a factory under a new
-name; ``load("search(worlds=16)")``, ``load("mybot:FlatMC(worlds=10)")`` or
+ones ("random", "greedy", "search", "infoset", "ismcts", "process") and those other
+packages install (entry-point group ``bendolib.bots``); ``register`` adds a factory under
+a new name; ``load("search(worlds=16)")``, ``load("mybot:FlatMC(worlds=10)")`` or
 ``load("path/to/bot.py:FlatMC")`` builds a bot from its text (:mod:`bendolib.bots.spec`).
 """
 
@@ -15,6 +15,7 @@ from typing import Any
 
 from bendolib.bots.baseline import GreedyBot, RandomBot
 from bendolib.bots.bot import Bot, ForfeitError
+from bendolib.bots.infoset import InfoSetBot
 from bendolib.bots.process import ProcessBot, ProtocolError
 from bendolib.bots.search import SearchBot
 from bendolib.bots.spec import BotSpecError, UnknownBotError, installed, split_specs
@@ -84,6 +85,7 @@ def _ismcts(**params: Any) -> Bot:
 register("random", RandomBot)
 register("greedy", GreedyBot)
 register("search", SearchBot)
+register("infoset", InfoSetBot)
 register("ismcts", _ismcts)
 register("process", ProcessBot)
 
@@ -92,6 +94,7 @@ __all__ = [
     "BotSpecError",
     "ForfeitError",
     "GreedyBot",
+    "InfoSetBot",
     "ProcessBot",
     "ProtocolError",
     "RandomBot",

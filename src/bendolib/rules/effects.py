@@ -45,7 +45,7 @@ class Reverse:
 
     def after_place(self, state: GameState, move: Place) -> GameState:
         """The state with ``direction`` flipped."""
-        return state.replace(direction=-state.direction)
+        return state._replaced(direction=-state.direction)  # still 1 or -1: unchecked
 
 
 @attrs.frozen

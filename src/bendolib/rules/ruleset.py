@@ -12,6 +12,7 @@ from bendolib.errors import RuleSetError
 from bendolib.geometry.base import Geometry
 from bendolib.geometry.bend import BendGeometry
 from bendolib.geometry.chain import ChainGeometry
+from bendolib.limits import MAX_DEPTH, MAX_PARAM, shown
 from bendolib.rules.dealing import Deal
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.rules.effects import EffectPolicy
@@ -101,6 +102,36 @@ def _check_parts(rules: RuleSet) -> None:
             raise RuleSetError(f"{part} must have {wanted}: {value!r}")
 
 
+def _check_sizes(rules: RuleSet) -> None:
+    """
+    Raise RuleSetError for an integer parameter of a policy beyond ``MAX_PARAM`` in
+    absolute value (a target, a batch, points: no game uses one; docs/records.md,
+    "Limits").
+    """
+    for part in _POLICIES:
+        pending: list[tuple[str, Any, int]] = [(part, getattr(rules, part), 0)]
+        while pending:
+            where, value, depth = pending.pop()
+            if isinstance(value, int) and not isinstance(value, bool):
+                if abs(value) > MAX_PARAM:
+                    raise RuleSetError(
+                        f"{where} is {shown(value)}: integer parameters are from -2**62 to "
+                        "2**62 (docs/records.md, Limits)"
+                    )
+            elif depth > MAX_DEPTH:
+                continue  # nesting is the readers' limit; nothing a game uses is so deep
+            elif isinstance(value, tuple | list | frozenset | set):
+                pending.extend((where, item, depth + 1) for item in value)
+            elif isinstance(value, dict):
+                pending.extend((where, item, depth + 1) for item in (*value, *value.values()))
+            elif attrs.has(type(value)) and not isinstance(value, TileSet):
+                for field in attrs.fields(type(value)):
+                    if field.name.startswith("_"):
+                        continue  # derived
+                    name = f"{where}.{field.name}" if depth else field.name
+                    pending.append((name, getattr(value, field.name, None), depth + 1))
+
+
 def _matches(hint: Any, value: Any) -> bool:
     """True when ``value`` fits a simple annotation (other annotations always fit)."""
     origin = typing.get_origin(hint)
@@ -186,6 +217,7 @@ class RuleSet:
 
     def __attrs_post_init__(self) -> None:
         _check_parts(self)
+        _check_sizes(self)
         wild_mask = 0
         for face in self.wild_faces:
             wild_mask |= self.tileset.with_face(face)

@@ -1,0 +1,108 @@
+"""A playout call the compiled kernel cannot serve says so (issue 24 point 5).
+
+"When the core cannot serve, say so: a warning (once per rule set, standard
+``warnings``, silenceable) when ``playouts`` ... falls back to the Python engine, naming
+the reason."
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import bendolib
+from bendolib import new_game
+from bendolib import playouts as kernel_api
+from bendolib.errors import KernelFallbackWarning
+from bendolib.geometry.straight import StraightGeometry
+
+
+class _Line(StraightGeometry):
+    """A user's geometry: the kernel plays only the built-in classes."""
+
+
+def _users_rules(name: str) -> bendolib.RuleSet:
+    return bendolib.rules.get("classic-block").configure(name, geometry=_Line())
+
+
+def test_a_fallback_warns_once_naming_the_reason() -> None:
+    rules = _users_rules("fallback-once")
+    state = new_game(rules, 2, seed=1)
+    if not kernel_api.KERNEL:
+        pytest.skip("without the kernel the warning names the missing build (tested below)")
+    with pytest.warns(KernelFallbackWarning, match="_Line") as caught:
+        first = kernel_api.playouts(state, 2, seed=3)
+    assert len(caught) == 1
+    assert "fallback-once" in str(caught[0].message)
+    assert caught[0].filename == __file__  # points at the call, not inside bendolib
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kernel_api.playouts(state, 2, seed=3) == first  # once: no second warning
+    assert kernel_api.reference_playouts(state, 2, seed=3) == first
+
+
+def test_another_player_count_warns_again() -> None:
+    if not kernel_api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    rules = _users_rules("fallback-counts")
+    with pytest.warns(KernelFallbackWarning, match="2 players"):
+        kernel_api.playouts(new_game(rules, 2, seed=1))
+    with pytest.warns(KernelFallbackWarning, match="3 players"):
+        kernel_api.playouts(new_game(rules, 3, seed=1))
+
+
+def test_the_warning_is_silenced_like_any_other() -> None:
+    rules = _users_rules("fallback-silenced")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=KernelFallbackWarning)
+        kernel_api.playouts(new_game(rules, 2, seed=1), 2)
+
+
+def test_the_kernel_serving_does_not_warn() -> None:
+    state = new_game(bendolib.rules.get("basic"), 2, seed=1)
+    if not kernel_api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel_api.playouts(state, 3)
+
+
+def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-W", "default", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+_CALL = (
+    "import bendolib, bendolib.playouts as p; "
+    "s = bendolib.new_game('basic', 2, seed=1); p.playouts(s, 1); p.playouts(s, 1); "
+    "print(p.KERNEL)"
+)
+
+
+def test_pure_python_asked_for_does_not_warn() -> None:
+    """``BENDOLIB_PURE_PYTHON=1`` is the user's choice: no warning."""
+    env = dict(os.environ, BENDOLIB_PURE_PYTHON="1")
+    out = _run(_CALL, env)
+    assert out.stdout.strip() == "False", out.stderr
+    assert "KernelFallbackWarning" not in out.stderr
+
+
+def test_a_missing_build_warns_once() -> None:
+    """No compiled kernel (no compiler at install): the first playouts call says so."""
+    env = dict(os.environ)
+    env.pop("BENDOLIB_PURE_PYTHON", None)
+    hide = "import sys; sys.modules['bendolib._kernel'] = None; "  # import fails: not built
+    out = _run(hide + _CALL, env)
+    assert out.stdout.strip() == "False", out.stderr
+    assert out.stderr.count("KernelFallbackWarning") == 1, out.stderr
+    assert "not built" in out.stderr

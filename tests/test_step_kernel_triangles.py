@@ -1,0 +1,131 @@
+"""The compiled step paths of the triangle games against the Python engine (issue 24
+point 1: "the compiled step API for triangle-dominoes and triominoes ... the Python
+engine staying the specification").
+
+tests/test_step_kernel.py compares states by value, which leaves out a triangle board's
+derived tables (``numbers``, ``filled``, ``sites``, ``patterns``: ``eq=False``); these
+tests compare them too, and check that the compiled paths do the work.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import bendolib
+from bendolib import GameState, apply, engine, legal_moves, new_game
+from bendolib.geometry.triangles import TriangleBoard
+from bendolib.rules.drawing import DrawPolicy
+
+pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
+
+OPTIONS = [
+    ("triangle-dominoes", {}),
+    ("triominoes", {}),
+    ("triominoes", {"finish": "last_one_left"}),
+    ("triominoes", {"play_scoring": None, "target": 60}),
+    ("triangle-dominoes", {"voluntary": True, "must_play": True}),
+    ("triominoes", {"after_voluntary": "pass", "pass_when_empty": 10}),
+    ("triominoes", {"when_blocked": "one_each", "per_draw": 2, "max_per_turn": 2}),
+    ("triominoes", {"when_stuck": "once", "batch": 2, "max_per_turn": None}),
+    ("triominoes", {"blocked": "lowest_collects", "penalties": None}),
+]
+
+
+def _pure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_step_legal", None)
+    monkeypatch.setattr(engine, "_step_apply", None)
+
+
+def _tables(state: GameState) -> tuple[object, ...]:
+    board = state.board
+    if not isinstance(board, TriangleBoard):
+        return (board,)
+    return (
+        board,
+        board.ends,
+        dict(board.numbers),
+        dict(board.filled),
+        board.sites,
+        board.patterns,
+        state.scores,
+        state.context.play_points,
+    )
+
+
+@pytest.mark.parametrize(("name", "params"), OPTIONS, ids=lambda v: str(v)[:40])
+def test_same_listings_states_and_tables(
+    name: str, params: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = bendolib.rules.get(name).configure(f"{name}-step", **params)
+    for players in sorted({rules.player_counts[0], rules.player_counts[-1]}):
+        rng = random.Random(f"{name}/{players}")
+        for seed in range(3):
+            state = new_game(rules, players, seed)
+            steps = 0
+            while not state.is_game_over and steps < 150:
+                fast = legal_moves(state)
+                with monkeypatch.context() as patch:
+                    _pure(patch)
+                    slow = legal_moves(state)
+                    move = slow[rng.randrange(len(slow))]
+                    expected = apply(state, move)
+                assert fast == slow
+                after = apply(state, fast[slow.index(move)])
+                assert after == expected and hash(after) == hash(expected)
+                assert _tables(after) == _tables(expected)
+                assert after.history == expected.history
+                state = after
+                steps += 1
+
+
+def test_the_compiled_paths_do_the_work() -> None:
+    """On a triangle board with tiles, step_legal lists and step_apply lays, draws and
+    passes (never None)."""
+    assert engine._step_legal is not None and engine._step_apply is not None
+    for name in ("triangle-dominoes", "triominoes"):
+        rng = random.Random(name)
+        done: dict[str, int] = {}
+        for seed in range(4):
+            state = new_game(bendolib.rules.get(name), 2, seed=seed)
+            while not state.is_round_over:
+                legal = legal_moves(state)
+                move = legal[rng.randrange(len(legal))]
+                if state.board.placements:
+                    assert engine._step_legal(state) is not None
+                    assert engine._step_apply(state, move, state, legal) is not None
+                    done[type(move).__name__] = done.get(type(move).__name__, 0) + 1
+                state = apply(state, move)
+        assert set(done) == {"PlaceInCell", "Draw", "Pass"}, (name, done)
+
+
+@attrs.frozen
+class _DrawMore(DrawPolicy):
+    """A draw policy that gained a parameter: the compiled paths do not know it."""
+
+    extra: int = 0
+
+
+def test_a_part_with_an_unknown_parameter_is_left_to_python() -> None:
+    rules = bendolib.rules.get("triominoes")
+    draw = rules.draw
+    mine = rules.configure(
+        "triominoes-more",
+        draw=_DrawMore(
+            when_stuck=draw.when_stuck,
+            voluntary=draw.voluntary,
+            must_play=draw.must_play,
+            max_per_turn=draw.max_per_turn,
+            after_voluntary=draw.after_voluntary,
+            when_blocked=draw.when_blocked,
+        ),
+    )
+    state = new_game(mine, 2, seed=3)
+    state = apply(state, legal_moves(state)[0])
+    assert state.board.placements
+    assert engine._step_legal is not None and engine._step_legal(state) is None
+    legal = legal_moves(state)
+    assert engine._step_apply is not None
+    assert engine._step_apply(state, legal[0], state, legal) is None
