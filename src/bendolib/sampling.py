@@ -28,6 +28,7 @@ from functools import lru_cache
 from math import factorial
 
 from bendolib._inference import HiddenDeal, Slot, deck_layout, hidden_deal
+from bendolib._memo import remember
 from bendolib.engine import apply, deal_from
 from bendolib.errors import ArgumentError, BendolibError
 from bendolib.observation import Observation, observe
@@ -250,7 +251,10 @@ class Sampler:
             budget = self._budget
             if budget is not None and len(tiles) > 1 and _over(budget, len(tiles), room):
                 raise _BudgetExceededError  # as the count of the splits would (no listing)
-            found = _packed_splits(len(tiles), shifts, room)
+            splits_key = (len(tiles), *shifts, -1, *room)
+            found = _SPLITS.get(splits_key)
+            if found is None:
+                found = remember(_SPLITS, splits_key, _packed_splits(len(tiles), shifts, room))
             self._moves[key] = found
         return found
 
@@ -482,6 +486,11 @@ def _splits(n: int, slots: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple
         return [()] if n == 0 else []
     fill(0, n, ())
     return out
+
+
+#: :func:`_packed_splits` by (tiles, the shifts, -1, the rooms): the observations of one
+#: game share many (the listings are read, never changed).
+_SPLITS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
 
 
 def _packed_splits(n: int, shifts: list[int], room: list[int]) -> list[tuple[int, int]]:
