@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -283,3 +284,43 @@ def test_a_stuck_draw_and_the_starters_own_hand_are_deduced() -> None:
     for _ in range(5):
         world = sample_state(obs, rng, max_attempts=2_000)
         assert world.observation(1) == obs
+
+
+@given(st.integers(0, 6), st.lists(st.integers(0, 4), max_size=6), st.integers(1, 5))
+def test_the_packed_splits_are_the_splits_in_their_order(
+    n: int, room: list[int], width: int
+) -> None:
+    """The counting's packed splits (kit runtime, issue 25) list what ``_splits`` lists."""
+    from bendolib.sampling import _multinomial, _packed_splits, _split_count, _splits
+
+    width = max(width, 3)
+    shifts = [k * width for k in range(len(room))]
+    slots = tuple(range(len(room)))
+    expected = [
+        (sum(a << at for a, at in zip(split, shifts, strict=True)), _multinomial(n, split))
+        for split in _splits(n, slots, tuple(room))
+    ]
+    assert _packed_splits(n, shifts, room) == expected
+    assert _split_count(n, room) == len(expected)
+
+
+def test_a_triominoes_count_is_the_count_of_every_split() -> None:
+    """The packed count equals a direct count over ``_splits`` (Triominoes, 3 players)."""
+    from bendolib.sampling import _minus, _multinomial, _splits
+
+    state = play(rules.get("triominoes"), 3, 3, 40)
+    found = Sampler(state.observation(state.current_player))
+    assert found.exact
+    types = found._types
+
+    @functools.cache
+    def count(j: int, caps: tuple[int, ...]) -> int:
+        if j == len(types):
+            return 0 if any(caps) else 1
+        tiles, slots = types[j]
+        return sum(
+            _multinomial(len(tiles), split) * count(j + 1, _minus(caps, slots, split))
+            for split in _splits(len(tiles), slots, caps)
+        )
+
+    assert found.count() == count(0, found._caps) > 1

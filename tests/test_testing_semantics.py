@@ -16,7 +16,7 @@ import attrs
 import pytest
 
 import bendolib
-from bendolib import GameState, Place
+from bendolib import GameState, Place, RoundResult
 from bendolib.rules import Match, RoundOutcome, RoundScore, StartDecision, WinnerTakesPips
 from bendolib.rules.effects import next_seat
 from bendolib.testing import check_game, check_ruleset, invariants
@@ -134,6 +134,22 @@ def test_a_tie_for_the_top_wins_only_when_declared() -> None:
 
     rules = BASIC.configure(match=FirstSeatBreaksTies(target=100))
     assert invariants.match_won_at_target(tied.replace(rules=rules)) is None
+
+
+def test_past_the_target_together_the_round_winner_wins_triominoes() -> None:
+    """
+    Triominoes: when several pass 400 in one round, the round's winner wins the match
+    (``Match(several="round_winner")``, issue 21 point 5), not a false alarm; any other
+    winner is still reported.
+    """
+    won = RoundResult(7, False, (0,), (0, 9, 12), (60, 0, 0), (0,))
+    over = bendolib.new_game(bendolib.rules.get("triominoes"), 3, 0).replace(
+        scores=(410, 200, 450), phase=2, match_winner=0, current_player=0, results=(won,)
+    )
+    assert invariants.match_won_at_target(over) is None
+    other = over.replace(results=(attrs.evolve(won, winners=(1,)),))
+    assert "side 2 has 450" in (invariants.match_won_at_target(other) or "")
+    assert "side 2 has 450" in (invariants.match_won_at_target(over.replace(results=())) or "")
 
 
 # -- 2. turn order, seat-valued fields, the deal ----------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 import bendolib
 from bendolib import GameState
 from bendolib.moves import DRAW, PlaceInCell
-from bendolib.rules.triangles import TRIANGLE_RULESETS, TRIOMINOES
+from bendolib.rules.triangles import TRIANGLE_RULESETS, TRIOMINOES, TriominoesRoundScoring
 from bendolib.testing import ALL_INVARIANTS, check_ruleset, invariants
 from bendolib.testing import strategies as tst
 
@@ -94,3 +95,25 @@ def test_a_draw_without_its_penalty_is_caught() -> None:
     unpenalised = after.replace(scores=state.scores, play_points=state.play_points)
     found = invariants.scores_as_declared(state, DRAW, unpenalised)
     assert found is not None and "penalties" in found
+
+
+def test_long_rounds_spread_the_costly_checks() -> None:
+    """
+    The kit's runtime per rule set stays under 10 s (issue 25): Triominoes' rounds (about
+    80 moves) spread the default spacings 3 times, a 30-move round's rule set keeps them,
+    and a rule set with a policy of the user's own is not played beforehand (scale 1).
+    """
+    from bendolib.testing.checker import _plan, round_scale
+
+    triominoes = bendolib.rules.get("triominoes")
+    assert round_scale(triominoes) == 3
+    assert round_scale(bendolib.rules.get("basic")) == 1
+    plan = _plan(triominoes, None, {"sampling consistency": 1}, None)
+    assert plan.spacing["position text round trip"] == 3
+    assert plan.spacing["sampling consistency"] == 1
+
+    @attrs.frozen
+    class OwnScoring(TriominoesRoundScoring):
+        pass
+
+    assert round_scale(triominoes.configure("own", round_scoring=OwnScoring())) == 1

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
+from bendolib._memo import remember
 from bendolib._placing import closes_unevenly
 from bendolib._rule_spec import rules_from_spec, rules_to_spec, tile_text
 from bendolib.errors import ArgumentError, BendolibError, ParseError
@@ -52,7 +53,7 @@ from bendolib.state import (
     RoundResult,
     check_state,
 )
-from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, Triangle, face_str, indices
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT, SYMBOL_NAMES, TileSet, Triangle, face_str, indices
 
 __all__ = ["dumps", "loads"]
 
@@ -451,11 +452,26 @@ def _board(rules: RuleSet, tiles: _Tiles, text: str) -> Board:
 _CELL_ITEM = re.compile(r"([^,@*]*)(\*|@(-?[0-9]+),(-?[0-9]+)([ud]))")
 
 
+#: The last triangle board read, by the ids of its geometry and tile set (held beside
+#: it): ``(geometry, tileset, text, board)``.  A board text that extends it by more
+#: placements (the next state's) is read on from it.
+_LAST_CELL_BOARD: dict[tuple[int, int], tuple[object, TileSet, str, TriangleBoard]] = {}
+
+
 def _cell_board(rules: RuleSet, text: str) -> Board:
     """A triangle board: its placements laid again in order, each checked to fit."""
     geometry = cast(TriangleGeometry, rules.geometry)
+    tileset = rules.tileset
+    key = (id(geometry), id(tileset))
     board = TriangleBoard()
     at, n = 0, 0
+    last = _LAST_CELL_BOARD.get(key)
+    if last is not None and last[0] is geometry and last[1] is tileset:
+        _, _, read, done = last
+        if text == read:
+            return done
+        if text.startswith(read) and text[len(read)] == ",":
+            board, at, n = done, len(read) + 1, len(done.placements)
     while True:
         match = _CELL_ITEM.match(text, at)
         item = text[at:].split(",", 1)[0] if match is None else match.group(0)
@@ -480,10 +496,32 @@ def _cell_board(rules: RuleSet, text: str) -> Board:
         at = match.end()
         n += 1
         if at == len(text):
+            remember(_LAST_CELL_BOARD, key, (geometry, tileset, text, board))
             return board
         if text[at] != ",":
             raise _FieldError(f"placement {n - 1} is followed by {text[at]!r}, not ','", at)
         at += 1
+
+
+#: The triangles' corner readings by the id of their tile set (the values hold the set,
+#: so its id is not reused while memoised).
+_READINGS: dict[int, tuple[TileSet, dict[tuple[int, ...], tuple[Triangle, int]]]] = {}
+
+
+def _corner_readings(tileset: TileSet) -> dict[tuple[int, ...], tuple[Triangle, int]]:
+    """
+    The numbers a cell's corners show (0, 1, 2) with each triangle of ``tileset`` in each
+    rotation: the first tile (in the set's order) and rotation (0, 1, 2) that show them.
+    """
+    held = _READINGS.get(id(tileset))
+    if held is None or held[0] is not tileset:
+        readings: dict[tuple[int, ...], tuple[Triangle, int]] = {}
+        for tile in tileset.tiles:
+            if isinstance(tile, Triangle):
+                for rotation in range(3):
+                    readings.setdefault(tile.turned(rotation), (tile, rotation))
+        held = remember(_READINGS, id(tileset), (tileset, readings))
+    return held[1]
 
 
 def _lay(
@@ -494,16 +532,11 @@ def _lay(
     cell: Cell,
 ) -> TriangleBoard:
     """``board`` with the tile showing ``faces`` at the corners of ``cell``, if it fits."""
-    found = [
-        (tile, rotation)
-        for tile in rules.tileset.tiles
-        for rotation in range(3)
-        if isinstance(tile, Triangle) and tile.turned(rotation) == faces
-    ]
-    if not found:
+    found = _corner_readings(rules.tileset).get(faces)
+    if found is None:
         shown = "-".join(map(face_str, faces))
         raise ParseError(f"no tile shows {shown} in {clipped(rules.tileset.name)}")
-    move = PlaceInCell(found[0][0], cell, found[0][1])
+    move = PlaceInCell(found[0], cell, found[1])
     if board.placements:
         if cell.key in board.filled or cell.key not in board.sites:
             raise ParseError(geometry.why_not(board, move))

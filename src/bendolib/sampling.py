@@ -28,6 +28,7 @@ from functools import lru_cache
 from math import factorial
 
 from bendolib._inference import HiddenDeal, Slot, deck_layout, hidden_deal
+from bendolib._memo import remember
 from bendolib.engine import apply, deal_from
 from bendolib.errors import ArgumentError, BendolibError
 from bendolib.observation import Observation, observe
@@ -165,7 +166,15 @@ class Sampler:
             key=lambda item: (len(item[1]), len(item[0]), item[0]),
         )
         self._caps = tuple(len(slot.positions) for slot in self.slots)
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        # the counting packs the capacities left into one int, ``width`` bits a slot (a
+        # split never takes more than a slot's room, so a subtraction never borrows)
+        self._width = max((*self._caps, 1)).bit_length()
+        self._memo: dict[tuple[int, int], int] = {}
+        field = (1 << self._width) - 1
+        self._fields = tuple(
+            sum(field << (s * self._width) for s in slots) for _, slots in self._types
+        )
+        self._moves: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._budget: int | None = BUDGET
         self._chain: list[int] = []
         try:
@@ -174,6 +183,7 @@ class Sampler:
         except _BudgetExceededError:
             self.exact = False
             self._memo = {}
+            self._moves = {}
             self._start_chain()
         self._budget = None
 
@@ -187,25 +197,66 @@ class Sampler:
         return self._count(0, self._caps)
 
     def _count(self, j: int, caps: tuple[int, ...]) -> int:
+        """The assignments of the tile types from ``j`` on into the capacities ``caps``."""
+        width = self._width
+        packed = 0
+        for s, cap in enumerate(caps):
+            packed |= cap << (s * width)
+        return self._count_packed(j, packed)
+
+    def _count_packed(self, j: int, caps: int) -> int:
         if j == len(self._types):
-            return 0 if any(caps) else 1
+            return 0 if caps else 1
         key = (j, caps)
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        tiles, slots = self._types[j]
-        total = 0
-        splits = _splits(len(tiles), slots, caps)
+        moves = self._moves_at(j, caps)
         if self._budget is not None:
-            self._budget -= 1 + len(splits)
+            self._budget -= 1 + len(moves)
             if self._budget < 0:
                 raise _BudgetExceededError
-        for split in splits:
-            rest = self._count(j + 1, _minus(caps, slots, split))
-            if rest:
-                total += _multinomial(len(tiles), split) * rest
+        total = 0
+        nxt = j + 1
+        if nxt == len(self._types):  # the last type: only the split that fills every slot
+            for taken, ways in moves:
+                if caps == taken:
+                    total += ways
+        else:
+            memo = self._memo
+            count = self._count_packed
+            for taken, ways in moves:
+                after = caps - taken
+                rest = memo.get((nxt, after))
+                if rest is None:
+                    rest = count(nxt, after)
+                if rest:
+                    total += ways * rest
         self._memo[key] = total
         return total
+
+    def _moves_at(self, j: int, caps: int) -> list[tuple[int, int]]:
+        """
+        The splits of type ``j`` into the packed capacities ``caps``, in
+        :func:`_splits`' order: each as (the packed amounts taken, its multinomial).
+        """
+        tiles, slots = self._types[j]
+        key = (j, caps & self._fields[j])
+        found = self._moves.get(key)
+        if found is None:
+            width = self._width
+            full = (1 << width) - 1
+            shifts = [s * width for s in slots]
+            room = [caps >> at & full for at in shifts]
+            budget = self._budget
+            if budget is not None and len(tiles) > 1 and _over(budget, len(tiles), room):
+                raise _BudgetExceededError  # as the count of the splits would (no listing)
+            splits_key = (len(tiles), *shifts, -1, *room)
+            found = _SPLITS.get(splits_key)
+            if found is None:
+                found = remember(_SPLITS, splits_key, _packed_splits(len(tiles), shifts, room))
+            self._moves[key] = found
+        return found
 
     def sample_deck(self, rng: random.Random) -> tuple[int, ...]:
         """A deck drawn uniformly among those meeting the per-tile constraints."""
@@ -435,6 +486,67 @@ def _splits(n: int, slots: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple
         return [()] if n == 0 else []
     fill(0, n, ())
     return out
+
+
+#: :func:`_packed_splits` by (tiles, the shifts, -1, the rooms): the observations of one
+#: game share many (the listings are read, never changed).
+_SPLITS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+
+def _packed_splits(n: int, shifts: list[int], room: list[int]) -> list[tuple[int, int]]:
+    """
+    :func:`_splits` of ``n`` tiles into slots of capacities ``room``, in the same order,
+    each as (the amounts packed at ``shifts``, the multinomial ``n! / prod(amount!)``).
+    """
+    # a slot without room takes 0 in every split: the others' order is unchanged
+    used = [(at, r) for at, r in zip(shifts, room, strict=True) if r]
+    if n == 1:  # most types are a single tile: the last slot's split comes first
+        return [(1 << at, 1) for at, _ in reversed(used)]
+    if not used:
+        return [(0, 1)] if n == 0 else []
+    out: list[tuple[int, int]] = []
+    last = len(used) - 1
+    if last == 0:
+        return [(n << used[0][0], 1)] if n <= used[0][1] else []
+    after = [0] * len(used)
+    for k in range(last - 1, -1, -1):
+        after[k] = after[k + 1] + used[k + 1][1]
+    end = used[last][0]
+
+    def fill(k: int, left: int, taken: int, ways: int) -> None:
+        at, r = used[k]
+        amounts = range(max(0, left - after[k]), min(left, r) + 1)
+        if k == last - 1:  # the last slot takes what is left (at most its room)
+            for amount in amounts:
+                rest = left - amount
+                ways_here = ways // factorial(amount) // factorial(rest)
+                out.append((taken + (amount << at) + (rest << end), ways_here))
+            return
+        for amount in amounts:
+            fill(k + 1, left - amount, taken + (amount << at), ways // factorial(amount))
+
+    fill(0, n, 0, factorial(n))
+    return out
+
+
+def _over(budget: int, n: int, room: list[int]) -> bool:
+    """True when ``n`` tiles have ``budget`` or more :func:`_splits` into ``room``."""
+    bound = 1  # the splits are fewer than the choices of each slot's amount
+    for r in room:
+        if r:
+            bound *= min(r, n) + 1
+            if bound >= budget:
+                return _split_count(n, room) >= budget
+    return False
+
+
+def _split_count(n: int, room: list[int]) -> int:
+    """The number of :func:`_splits` of ``n`` tiles into slots of capacities ``room``."""
+    ways = [1] + [0] * n
+    for r in room:
+        if r:
+            ways = [sum(ways[max(0, t - r) : t + 1]) for t in range(n + 1)]
+    return ways[n]
 
 
 def _minus(

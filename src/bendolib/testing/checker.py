@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from bendolib._memo import remember
 from bendolib._rng import SplitMix64, derive_seed
 from bendolib._rule_spec import rules_to_spec
 from bendolib.engine import apply, legal_moves, new_game
@@ -615,8 +616,53 @@ def _applicable(
     return wanted - {inv.RECORD, inv.POSITION_TEXT}, skipped
 
 
-def _spacing(spacing: Mapping[str, int] | None) -> Mapping[str, int]:
-    merged = {**DEFAULT_SPACING, **(spacing or {})}
+#: The round length (moves) that :data:`DEFAULT_SPACING` is made for: a rule set whose
+#: rounds are longer has the spacings it is not given multiplied by its round length
+#: over this, rounded (:func:`round_scale`; Triominoes: 3, every other registered rule
+#: set: 1).
+ROUND_MOVES = 30
+
+#: The round scales measured, by the id of the rule set (held beside it).
+_SCALES: dict[int, tuple[RuleSet, int]] = {}
+
+
+def round_scale(rules: RuleSet) -> int:
+    """
+    How many times :data:`DEFAULT_SPACING` is spread for ``rules``: the mean length of
+    a first round (one unchecked game of each player count, seed 0, moves chosen as the
+    kit chooses them) over :data:`ROUND_MOVES`, rounded; at least 1.  It is 1 for a
+    rule set with policies of the user's own (playing them beforehand could change
+    what a policy that keeps state between games does in the checked games) and when
+    those games cannot be played.
+    """
+    held = _SCALES.get(id(rules))
+    if held is not None and held[0] is rules:
+        return held[1]
+    scale = 1
+    try:
+        if not inv.writable(rules):
+            raise BendolibError("policies of the user's own")
+        counts = rules.player_counts
+        moves = 0
+        for players in counts:
+            state = new_game(rules, players, 0)
+            chooser = _Chooser(0, players, None)
+            while state.phase == PLAYING and moves < 100_000:
+                legal = legal_moves(state)
+                state = apply(state, legal[chooser.next(len(legal)) or 0])
+                moves += 1
+        if counts:
+            rounds = len(counts)
+            scale = max(1, (moves + rounds * ROUND_MOVES // 2) // (rounds * ROUND_MOVES))
+    except Exception:  # a rule set that cannot play is reported by the checks themselves
+        scale = 1
+    remember(_SCALES, id(rules), (rules, scale))
+    return scale
+
+
+def _spacing(spacing: Mapping[str, int] | None, scale: int = 1) -> Mapping[str, int]:
+    given = dict(spacing or {})
+    merged = {**{k: v * scale for k, v in DEFAULT_SPACING.items()}, **given}
     unknown = set(merged) - set(DEFAULT_SPACING)
     if unknown:
         raise ValueError(f"no spacing for {sorted(unknown)}; spaced: {list(DEFAULT_SPACING)}")
@@ -656,7 +702,7 @@ def _plan(
         rules,
         wanted,
         skipped,
-        _spacing(spacing),
+        _spacing(spacing, round_scale(rules) if len(spacing or {}) < len(DEFAULT_SPACING) else 1),
         max_rounds,
         checked,
         rules_expression(rules),
@@ -893,9 +939,10 @@ def check_ruleset(
     and position-text round trips are left out for a rule set with policies of the
     user's own, which those formats cannot carry: see
     :func:`~bendolib.testing.invariants.writable`; the report lists what was skipped).
-    The costlier invariants run in every n-th state only (:data:`DEFAULT_SPACING`;
-    ``spacing`` changes n).  A match longer than ``max_rounds`` rounds counts as not
-    terminating; ``max_moves`` stops each game after that many moves (a quick check).
+    The costlier invariants run in every n-th state only (:data:`DEFAULT_SPACING`, times
+    :func:`round_scale` for a rule set with long rounds; ``spacing`` changes n).  A match
+    longer than ``max_rounds`` rounds counts as not terminating; ``max_moves`` stops
+    each game after that many moves (a quick check).
     The report names the first violation, with the seed and moves that reproduce it;
     with ``minimise`` it is shortened first (see :func:`minimise`; the report's
     ``found`` keeps the original).

@@ -27,9 +27,23 @@ _NOT_DIGESTED = ("rules", "log", "past", "origin")
 #: The replay, as code run both here and in the other process (which imports no more
 #: than bendolib, so that it starts fast).
 _REPLAY = """
+_last_board = [(None, "")]
+
 def _digest(state, fields):
-    values = tuple(getattr(state, name) for name in fields)
-    return hashlib.sha1(repr(values).encode()).hexdigest()[:16]
+    # repr(tuple of the fields), with the repr of a board kept while the board is the
+    # same object (a draw or a pass keeps it): a long layout's repr is the costly part
+    shown = []
+    for name in fields:
+        value = getattr(state, name)
+        if name == "board":
+            last = _last_board[0]
+            if last[0] is not value:
+                last = _last_board[0] = (value, repr(value))
+            shown.append(last[1])
+        else:
+            shown.append(repr(value))
+    text = "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 def _replay(rules, players, seed, choices, fields):
     digests = []

@@ -755,10 +755,30 @@ def round_points_to_winners(rules: RuleSet, players: int, result: RoundResult) -
     return None
 
 
+def _round_winner_breaks(state: GameState, winner: int) -> bool:
+    """
+    True when the match is ``several="round_winner"`` (the published Triominoes rule),
+    several sides reached the target and ``winner`` is the only one of them that won
+    the last round.
+    """
+    match = state.rules.match
+    target = getattr(match, "target", None)
+    if getattr(match, "several", "highest") != "round_winner" or not isinstance(target, int):
+        return False
+    if not state.results:
+        return False
+    sides = match.sides(state.players)
+    won = round_sides(sides, state.results[-1].winners)
+    reached = [i for i, s in enumerate(state.side_scores) if s >= target]
+    return len(reached) > 1 and [i for i in reached if i in won] == [winner]
+
+
 def match_won_at_target(state: GameState) -> str | None:
     """
     A match is won by a side that has reached the match's ``target`` with the top score
-    (strictly: a tie for the top is no win unless the match declares ``breaks_ties``).
+    (strictly: a tie for the top is no win unless the match declares ``breaks_ties``),
+    or, under ``several="round_winner"``, by the only side past the target that won the
+    last round.
     """
     if state.phase != GAME_OVER:
         return None
@@ -773,6 +793,8 @@ def match_won_at_target(state: GameState) -> str | None:
             f"side {winner} won with {scores[winner]}, short of the target {target} "
             f"(side scores {_seq(scores)})"
         )
+    if _round_winner_breaks(state, winner):
+        return None
     ties = declared(match, "breaks_ties")
     for side, score in enumerate(scores):
         if side != winner and (score > scores[winner] or (score == scores[winner] and not ties)):
