@@ -296,9 +296,14 @@ def _play_batch(
     game = np.concatenate([step[0] for step in steps])
     order = np.argsort(game, kind="stable")
     game = game[order]
-    number, move, seat, observation, legal, action = (
-        np.concatenate([step[k] for step in steps])[order] for k in range(1, 7)
+    number, move, seat, action = (
+        np.concatenate([step[k] for step in steps])[order] for k in (1, 2, 3, 6)
     )
+    # the wide rows go straight to their place in game order (one copy, rows moved whole)
+    place = np.empty_like(order)
+    place[order] = np.arange(len(order))
+    observation = _scatter(steps, 4, place, (encoding_size(rules, players),), np.int32)
+    legal = _scatter(steps, 5, place, (action_count(rules),), np.uint8)
     where = seat.astype(np.int64)
     # each row's round reward, looked up by (game, round)
     span = int(number.max()) + 1 if len(number) else 1
@@ -317,14 +322,32 @@ def _play_batch(
         "move": move.astype(np.int32),
         "seat": seat.astype(np.int8),
         "entrant": seats[game, where],
-        "observation": observation.astype(np.int32, copy=False),
-        "legal": legal.astype(np.uint8),
+        "observation": observation,
+        "legal": legal,
         "action": action,
         "round_reward": round_reward,
         "won": won[game, where],
         "final_score": final[game, where],
         "move_text": _action_texts(rules)[action],
     }
+
+
+def _scatter(steps: list[tuple[Any, ...]], k: int, place: Any, shape: tuple[int], kind: Any) -> Any:
+    """
+    The ``k``-th arrays of ``steps`` (rows of ``shape``), row ``i`` of their
+    concatenation put at row ``place[i]``; each step's array is dropped once copied.
+    """
+    np = _numpy()
+    out = np.empty((len(place), *shape), dtype=kind)
+    whole = np.dtype((np.void, out.itemsize * shape[0]))
+    rows = out.view(whole).reshape(-1)  # a row as one item: moved by one copy
+    start = 0
+    for i, step in enumerate(steps):
+        block = np.ascontiguousarray(step[k]).view(kind)
+        rows[place[start : start + len(block)]] = block.view(whole).reshape(-1)
+        start += len(block)
+        steps[i] = (*step[:k], None, *step[k + 1 :])
+    return out
 
 
 def _action_texts(rules: RuleSet) -> Any:
