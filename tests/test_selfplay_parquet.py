@@ -20,8 +20,8 @@ np: Any = pytest.importorskip("numpy", reason="self-play needs numpy")
 import bendolib  # noqa: E402
 from bendolib import rules, selfplay  # noqa: E402
 from bendolib._rng import derive_seed  # noqa: E402
-from bendolib._rule_spec import rules_from_spec  # noqa: E402
 from bendolib.encoding import action_index, encoding_size, layout, move_of  # noqa: E402
+from bendolib.records import rules_from_spec  # noqa: E402
 from bendolib.runner import SerialExecutor  # noqa: E402
 from bendolib.tournament import match_seed  # noqa: E402
 
