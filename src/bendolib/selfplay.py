@@ -12,7 +12,13 @@ its games are played, so a run stopped by Ctrl-C resumes where it stopped, and e
 shard depends only on the seed and its games, so the data are the same whatever runs
 them.  :func:`load` reads a directory back as NumPy arrays.  Needs NumPy.
 
-The manifest (``selfplay.json``) records each shard written: its games, rows, size and
+Each row also holds the move's text (``move_text``: ``str(move)``).  The Parquet shards
+of a directory read as one dataset (``pyarrow.parquet.read_table(directory)``): they share
+one schema, whose metadata (:data:`SCHEMA_KEY`, see :func:`schema_metadata`) holds the
+observation's layout, and the manifest's and temporary files' names start with ``_`` and
+``.``, which pyarrow skips.
+
+The manifest (``_selfplay.json``) records each shard written: its games, rows, size and
 SHA-256.  A shard is trusted (kept on resume, read by :func:`load`) only when it matches
 its entry; one that does not is played again on resume and refused by :func:`load`.  A
 run has at most :data:`MAX_GAMES` games and :data:`MAX_SHARDS` shards, and a manifest is
@@ -942,14 +948,18 @@ def load(directory: str | os.PathLike[str]) -> dict[str, Any]:
 
 __all__ = [
     "COLUMNS",
+    "COLUMN_DOCS",
     "MANIFEST",
     "MAX_GAMES",
     "MAX_MANIFEST_BYTES",
     "MAX_SHARDS",
+    "OLD_MANIFEST",
+    "SCHEMA_KEY",
     "SHARD_GAMES",
     "SelfplayError",
     "SelfplayInterrupted",
     "SelfplaySummary",
     "load",
+    "schema_metadata",
     "selfplay",
 ]
