@@ -793,7 +793,7 @@ def selfplay(
 
     ``file_format`` is ``"parquet"`` (the default when pyarrow is installed) or
     ``"npz"``.  A directory that already holds shards of the same run (same rules, bots,
-    seed, shard size and format, recorded in its ``selfplay.json``) is resumed: the
+    seed, shard size and format, recorded in its ``_selfplay.json``) is resumed: the
     shards that match their entry in the manifest (size and SHA-256) are kept and the
     others played.  A run beyond :data:`MAX_GAMES` or :data:`MAX_SHARDS`, or a
     directory that cannot be made or used, raises :class:`SelfplayError`.  ``executor`` and
