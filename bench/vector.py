@@ -25,8 +25,9 @@ Printed: min / median / max of each, and of the ratio of each batched figure to 
 scalar env's taken in the same round.  Then bytes per game.  ``--scaling`` adds the
 step call and the self-play loop for N = 1, 16, 256, 4,096, and for other rule sets
 and player counts at ``--games``.  ``--selfplay GAMES`` times ``bendolib.selfplay`` (greedy
-against random, Basic, Parquet files) on GAMES matches with ``batch=True`` and without it
-(serially, in this process), in turn ``--rounds`` times: decisions per CPU second.
+against random, Basic, Parquet files, one shard) on GAMES matches with ``batch=True`` and
+without it (serially, in this process), in turn ``--rounds`` times after an untimed round
+of 2 matches each: decisions per CPU second.
 Plain script: it asserts nothing.
 """
 
@@ -173,21 +174,23 @@ def selfplay_rates(games: int, rounds: int) -> None:
     from bendolib.selfplay import selfplay
 
     rates: dict[bool, list[float]] = {True: [], False: []}
-    for _ in range(rounds):
+    # a first, untimed round of 2 matches each: the imports and first calls
+    for count in (2, *([games] * rounds)):
         for batch in (True, False):
             with tempfile.TemporaryDirectory() as out:
                 start = time.process_time()
                 done = selfplay(
                     "basic",
                     ["greedy", "random"],
-                    games,
+                    count,
                     out,
                     seed=1,
                     batch=batch,
                     executor=SerialExecutor(),
-                    shard_games=games,
+                    shard_games=count,
                 )
-                rates[batch].append(done.decisions / (time.process_time() - start))
+                if count == games:
+                    rates[batch].append(done.decisions / (time.process_time() - start))
     print(f"bendolib.selfplay, Basic, greedy vs random, {games} matches: decisions per CPU second")
     print(f"{'':<12} {'min':>12} {'median':>12} {'max':>12}")
     print(f"{'batch=True':<12} {summary(rates[True])}")

@@ -12,7 +12,13 @@ its games are played, so a run stopped by Ctrl-C resumes where it stopped, and e
 shard depends only on the seed and its games, so the data are the same whatever runs
 them.  :func:`load` reads a directory back as NumPy arrays.  Needs NumPy.
 
-The manifest (``selfplay.json``) records each shard written: its games, rows, size and
+Each row also holds the move's text (``move_text``: ``str(move)``).  The Parquet shards
+of a directory read as one dataset (``pyarrow.parquet.read_table(directory)``): they share
+one schema, whose metadata (:data:`SCHEMA_KEY`, see :func:`schema_metadata`) holds the
+observation's layout, and the manifest's and temporary files' names start with ``_`` and
+``.``, which pyarrow skips.
+
+The manifest (``_selfplay.json``) records each shard written: its games, rows, size and
 SHA-256.  A shard is trusted (kept on resume, read by :func:`load`) only when it matches
 its entry; one that does not is played again on resume and refused by :func:`load`.  A
 run has at most :data:`MAX_GAMES` games and :data:`MAX_SHARDS` shards, and a manifest is
@@ -48,24 +54,34 @@ from bendolib._rng import derive_seed
 from bendolib._rule_spec import rules_to_spec
 from bendolib.bots.baseline import GreedyBot, RandomBot
 from bendolib.bots.bot import Bot
+from bendolib.encoding import _dimensions as encoding_dimensions
 from bendolib.encoding import action_count, action_index, encode, encoding_size, layout
 from bendolib.engine import apply, new_game
 from bendolib.errors import BendolibError
 from bendolib.limits import MAX_DEPTH, nests_within, shown
-from bendolib.moves import Move
+from bendolib.moves import DRAW, NEXT_ROUND, PASS, Move, Place
 from bendolib.observation import Observation
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn
+from bendolib.tiles import LEFT, RIGHT, STRAIGHT
 from bendolib.tournament import bot_name, match_bot_seed, match_seats, match_seed, play_match
 
 #: Games per shard file by default.
 SHARD_GAMES = 100
-#: Name of the file that describes a self-play directory.
-MANIFEST = "selfplay.json"
+#: Name of the file that describes a self-play directory.  It starts with ``_`` so that
+#: Parquet readers skip it (``pyarrow.dataset`` ignores names starting with ``_`` or
+#: ``.``, as it does the temporary ``.partial`` files): the directory reads as one dataset.
+MANIFEST = "_selfplay.json"
+#: The manifest's name before version 3 (read when there is no :data:`MANIFEST`).
+OLD_MANIFEST = "selfplay.json"
 #: The manifest's format version (2: the manifest lists each shard with its checksum;
-#: a version-1 directory is resumed by playing its shards again).
-VERSION = 2
+#: 3: the shards have the ``move_text`` column and the Parquet schema metadata, and the
+#: manifest is :data:`MANIFEST`).  A directory of an older version is read as it is
+#: (``move_text`` empty) and resumed by playing its shards again.
+VERSION = 3
+#: The key of the Parquet schema metadata that describes a shard (a JSON object).
+SCHEMA_KEY = "bendolib.selfplay"
 #: The most games in one run.
 MAX_GAMES = 100_000_000
 #: The most shards in one run (``games / shard_games``, rounded up): the manifest lists
@@ -90,6 +106,22 @@ COLUMNS = {
     "round_reward": "float32",
     "won": "int8",
     "final_score": "int32",
+    "move_text": "str",
+}
+#: What each column holds (also in the Parquet schema metadata).
+COLUMN_DOCS = {
+    "game": "the match's index in the run",
+    "round": "the round being played, from 1",
+    "move": "moves already played in the round (len(state.history))",
+    "seat": "the seat to move",
+    "entrant": "the index of the seat's bot in the run's bots",
+    "observation": "encoding.encode of the seat's observation (see layout)",
+    "legal": "encoding.action_mask of the legal moves",
+    "action": "the action number of the move chosen (encoding.action_index)",
+    "round_reward": "the seat's side gain in the round minus the mean over the seats",
+    "won": "1 if the seat's side won the match",
+    "final_score": "the seat's side's final match score",
+    "move_text": "the move chosen in bendolib's move notation (str(move))",
 }
 
 Format = Literal["parquet", "npz"]
@@ -147,7 +179,7 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
     players = len(bots)
     actions = action_count(rules)
     seats = match_seats(index, players)
-    rows: list[tuple[int, int, int, tuple[int, ...], list[int], int]] = []
+    rows: list[tuple[int, int, int, tuple[int, ...], list[int], int, str]] = []
 
     def record(state: GameState, obs: Observation, legal: tuple[Move, ...], move: Move) -> None:
         mask = [0] * actions
@@ -155,7 +187,7 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
         for m in legal:
             mask[action_index(m, rules, board)] = 1
         turn = (state.round_number, len(state.history), state.current_player)
-        rows.append((*turn, encode(obs), mask, action_index(move, rules, board)))
+        rows.append((*turn, encode(obs), mask, action_index(move, rules, board), str(move)))
 
     deal = match_seed(seed, index, players)
     result = play_match(
@@ -185,6 +217,7 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
         "round_reward": column([rewards.get(r[0], unfinished)[r[2]] for r in rows], "float32"),
         "won": column([won[r[2]] for r in rows], "int8"),
         "final_score": column([final.side_scores[side_of[r[2]]] for r in rows], "int32"),
+        "move_text": np.array([r[6] for r in rows], dtype=str).reshape(n),
     }
 
 
@@ -207,8 +240,11 @@ def _batch_policies(bots: tuple[Bot, ...]) -> tuple[int, ...] | None:
 
 def _play_batch(
     rules: RuleSet, policies: tuple[int, ...], seed: int, indices: tuple[int, ...]
-) -> list[dict[str, Any]]:
-    """The decisions of each game in ``indices``, played together in batched games."""
+) -> dict[str, Any]:
+    """
+    The decisions of the games ``indices`` (consecutive), played together in batched
+    games: one set of NumPy columns, in game order (no Python object per decision).
+    """
     np = _numpy()
     from bendolib.vector import VectorGames
 
@@ -222,78 +258,127 @@ def _play_batch(
         episode="match",
         skip_forced=True,
     )
-    seats = [match_seats(i, players) for i in indices]
-    codes = np.array([[policies[e] for e in row] for row in seats], dtype=np.int8)
+    seats = np.array([match_seats(i, players) for i in indices], dtype=np.int8)
+    codes = np.array(policies, dtype=np.int8)[seats]
     round_at = next(f.offset for f in layout(rules, players) if f.name == "round_number")
     sides = rules.match.sides(players)
-    side_of = {s: i for i, side in enumerate(sides) for s in side}
+    side_of = np.zeros(players, dtype=np.int64)
+    # sum_of[t, s] = 1 when seat t is on seat s's side: final scores @ sum_of = side totals
+    sum_of = np.zeros((players, players), dtype=np.int64)
+    for i, side in enumerate(sides):
+        for s in side:
+            side_of[s] = i
+            sum_of[list(side), s] = 1
     active = np.ones(n, dtype=np.bool_)
     steps: list[tuple[Any, ...]] = []
-    rewards: dict[tuple[int, int], Any] = {}
+    ends: list[tuple[Any, Any, Any]] = []
     won = np.zeros((n, players), dtype=np.int8)
     final = np.zeros((n, players), dtype=np.int32)
-    while active.any():
+    index = np.arange(n)
+    while len(index):
         actions = games.core_actions(codes)
-        index = np.flatnonzero(active)
-        rounds = games.obs[index, round_at].copy()
+        rounds = games.obs[index, round_at]
         steps.append(
             (
                 index,
                 rounds,
-                games.round_moves[index].copy(),
-                games.seat[index].copy(),
-                games.obs[index].copy(),
-                games.action_mask[index].astype(np.uint8),
-                actions[index].astype(np.int32),
+                games.round_moves[index],
+                games.seat[index],
+                games.obs[index],
+                games.action_mask[index],
+                actions[index],
             )
         )
         games.step(actions)
         over = games.terminated[index]
         ended = over | (games.obs[index, round_at] != rounds)
-        for g, number in zip(index[ended], rounds[ended], strict=True):
-            rewards[int(g), int(number)] = games.rewards[g].astype(np.float32)
-        for g in index[over]:
-            scores = games.final_scores[g]
-            for s in range(players):
-                side = side_of[s]
-                final[g, s] = sum(int(scores[t]) for t in sides[side])
-                won[g, s] = int(side == games.match_winner[g])
-        active[index[over]] = False
+        ends.append((index[ended], rounds[ended], games.rewards[index[ended]]))
+        if over.any():
+            done = index[over]
+            final[done] = games.final_scores[done] @ sum_of
+            won[done] = side_of[None, :] == games.match_winner[done, None]
+            active[done] = False
+            index = np.flatnonzero(active)
     game = np.concatenate([step[0] for step in steps])
     order = np.argsort(game, kind="stable")
     game = game[order]
-    columns = [np.concatenate([step[k] for step in steps])[order] for k in range(1, 7)]
-    number, move, seat, observation, legal, action = columns
+    number, move, seat, action = (
+        np.concatenate([step[k] for step in steps])[order] for k in (1, 2, 3, 6)
+    )
+    # the wide rows go straight to their place in game order (one copy, rows moved whole)
+    place = np.empty_like(order)
+    place[order] = np.arange(len(order))
+    observation = _scatter(steps, 4, place, (encoding_size(rules, players),), np.int32)
+    legal = _scatter(steps, 5, place, (action_count(rules),), np.uint8)
     where = seat.astype(np.int64)
     # each row's round reward, looked up by (game, round)
     span = int(number.max()) + 1 if len(number) else 1
-    keys = np.array(sorted(g * span + r for g, r in rewards), dtype=np.int64)
-    table = np.stack([rewards[int(k) // span, int(k) % span] for k in keys]) if len(keys) else None
+    keys = np.concatenate([g * span + r for g, r, _ in ends]) if ends else np.zeros(0, np.int64)
     round_reward = np.zeros(len(game), dtype=np.float32)
-    if table is not None:
-        found = np.searchsorted(keys, game * span + number)
+    if len(keys):
+        table = np.concatenate([r for _, _, r in ends]).astype(np.float32)
+        by_key = np.argsort(keys, kind="stable")
+        found = by_key[np.searchsorted(keys[by_key], game * span + number)]
         round_reward = table[found, where]
-    entrant = np.array(seats, dtype=np.int8)[game, where]
-    bounds = np.searchsorted(game, np.arange(n + 1))
-    out = []
-    for g, index_ in enumerate(indices):
-        part = slice(bounds[g], bounds[g + 1])
-        out.append(
-            {
-                "game": np.full(bounds[g + 1] - bounds[g], index_, np.int64),
-                "round": number[part].astype(np.int32),
-                "move": move[part].astype(np.int32),
-                "seat": seat[part].astype(np.int8),
-                "entrant": entrant[part],
-                "observation": observation[part],
-                "legal": legal[part],
-                "action": action[part],
-                "round_reward": round_reward[part],
-                "won": won[g, where[part]],
-                "final_score": final[g, where[part]],
-            }
-        )
+    first = indices[0] if indices else 0
+    action = action.astype(np.int32)
+    return {
+        "game": (game + first).astype(np.int64),
+        "round": number.astype(np.int32),
+        "move": move.astype(np.int32),
+        "seat": seat.astype(np.int8),
+        "entrant": seats[game, where],
+        "observation": observation,
+        "legal": legal,
+        "action": action,
+        "round_reward": round_reward,
+        "won": won[game, where],
+        "final_score": final[game, where],
+        "move_text": _action_texts(rules)[action],
+    }
+
+
+def _scatter(steps: list[tuple[Any, ...]], k: int, place: Any, shape: tuple[int], kind: Any) -> Any:
+    """
+    The ``k``-th arrays of ``steps`` (rows of ``shape``), row ``i`` of their
+    concatenation put at row ``place[i]``; each step's array is dropped once copied.
+    """
+    np = _numpy()
+    out = np.empty((len(place), *shape), dtype=kind)
+    whole = np.dtype((np.void, out.itemsize * shape[0]))
+    rows = out.view(whole).reshape(-1)  # a row as one item: moved by one copy
+    start = 0
+    for i, step in enumerate(steps):
+        block = np.ascontiguousarray(step[k]).view(kind)
+        rows[place[start : start + len(block)]] = block.view(whole).reshape(-1)
+        start += len(block)
+        steps[i] = (*step[:k], None, *step[k + 1 :])
     return out
+
+
+def _action_texts(rules: RuleSet) -> Any:
+    """
+    The move text (``str(move)``) of each action of a chain rule set, as a NumPy string
+    array: there, an action number names one move whatever the board.
+    """
+    np = _numpy()
+    _, ends, values, turns = encoding_dimensions(rules)
+    geometry: Any = rules.geometry  # a chain geometry: it has opening()
+    out = [str(geometry.opening(tile, tile.a)[1]) for tile in rules.tileset.tiles]
+    wild = rules.wild_faces
+    for tile in rules.tileset.tiles:
+        for end in range(ends):
+            for side in (0, 1):
+                inward = tile.a if side == 0 else tile.b
+                outward = inward if tile.is_double else tile.other(inward)
+                for named in range(values):
+                    shows = named if outward in wild else outward
+                    for turn in range(turns):
+                        bend = (RIGHT if turn else LEFT) if turns == 2 else STRAIGHT
+                        out.append(str(Place(tile, end, inward, shows, bend)))
+    out += [str(DRAW), str(PASS), str(NEXT_ROUND)]
+    assert len(out) == action_count(rules)
+    return np.array(out, dtype=str)
 
 
 def _round_rewards(
@@ -373,10 +458,11 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> bytes:
     """
     Write ``path`` through ``write(handle)`` to a temporary file renamed into place, and
     return the bytes written; nothing is left behind if writing fails or is interrupted.
+    The temporary file's name starts with ``.``: Parquet readers skip it.
     """
     try:
         handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=path.name + ".", suffix=".partial"
+            dir=path.parent, prefix="." + path.name + ".", suffix=".partial"
         )
     except OSError as exc:
         raise SelfplayError(f"cannot write in {path.parent}: {exc.strerror or exc}") from None
@@ -404,24 +490,29 @@ def _remove(name: str) -> None:
 def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, indent=1) + "\n"
     _atomic_write(path / MANIFEST, lambda stream: stream.write(text.encode("utf-8")))
+    with contextlib.suppress(FileNotFoundError):
+        (path / OLD_MANIFEST).unlink()  # a directory of an older version, now resumed
 
 
-def _write_shard(path: Path, data: dict[str, Any], fmt: str) -> dict[str, Any]:
+def _write_shard(
+    path: Path, data: dict[str, Any], fmt: str, manifest: dict[str, Any]
+) -> dict[str, Any]:
     """Write one shard atomically; its manifest entry (games, rows, bytes, SHA-256)."""
 
     def write(stream: Any) -> None:
         if fmt == "parquet":
-            import pyarrow as pa
             import pyarrow.parquet as pq
 
-            columns = {}
-            for name, column in data.items():
-                if column.ndim == 2:
-                    flat = pa.array(column.reshape(-1))
-                    columns[name] = pa.FixedSizeListArray.from_arrays(flat, column.shape[1])
-                else:
-                    columns[name] = pa.array(column)
-            pq.write_table(pa.table(columns), stream, compression="zstd")
+            table = _arrow_table(data, manifest)
+            flat = [name for name in COLUMNS if name not in ("observation", "legal")]
+            # no dictionary nor statistics for the wide list columns: 4x faster to write
+            pq.write_table(
+                table,
+                stream,
+                compression="zstd",
+                use_dictionary=flat,
+                write_statistics=flat,
+            )
         else:
             _numpy().savez_compressed(stream, **data)
 
@@ -433,6 +524,55 @@ def _write_shard(path: Path, data: dict[str, Any], fmt: str) -> dict[str, Any]:
         "bytes": len(content),
         "sha256": hashlib.sha256(content).hexdigest(),
     }
+
+
+def schema_metadata(manifest: dict[str, Any]) -> dict[str, Any]:
+    """
+    What the Parquet schema metadata of a run's shards says (under :data:`SCHEMA_KEY`,
+    as JSON): the run's rule set, players, bots and seed, the observation's size and
+    fields (``layout``: name, offset, length), the number of actions and the columns.
+    """
+    keys = ("rules", "players", "bots", "seed", "observation_size", "action_count")
+    return {
+        "format": "bendolib-selfplay",
+        "version": VERSION,
+        **{key: manifest[key] for key in keys},
+        "layout": [
+            {"name": name, "offset": offset, "length": length}
+            for name, offset, length in manifest["layout"]
+        ],
+        "columns": COLUMN_DOCS,
+    }
+
+
+def _arrow_schema(manifest: dict[str, Any]) -> Any:
+    """The Arrow schema of a run's shards: the same in every shard."""
+    import pyarrow as pa
+
+    width = {"observation": manifest["observation_size"], "legal": manifest["action_count"]}
+    fields = []
+    for name, kind in COLUMNS.items():
+        value = pa.string() if kind == "str" else pa.from_numpy_dtype(_numpy().dtype(kind))
+        if name in width:
+            value = pa.list_(pa.field("element", value, nullable=False), width[name])
+        fields.append(pa.field(name, value, nullable=False))
+    text = json.dumps(schema_metadata(manifest), separators=(",", ":"))
+    return pa.schema(fields, metadata={SCHEMA_KEY: text})
+
+
+def _arrow_table(data: dict[str, Any], manifest: dict[str, Any]) -> Any:
+    import pyarrow as pa
+
+    schema = _arrow_schema(manifest)
+    arrays = []
+    for field in schema:
+        column = data[field.name]
+        if column.ndim == 2:
+            flat = pa.array(column.reshape(-1), type=field.type.value_type)
+            arrays.append(pa.FixedSizeListArray.from_arrays(flat, type=field.type))
+        else:
+            arrays.append(pa.array(column, type=field.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def _name_parts(name: str) -> tuple[str, ...]:
@@ -476,27 +616,37 @@ def _trusted(path: Path, entry: dict[str, Any]) -> bytes | None:
 
 
 def _decode(content: bytes, fmt: str, manifest: dict[str, Any]) -> dict[str, Any]:
-    """The columns of a shard's bytes, as NumPy arrays of the types of :data:`COLUMNS`."""
+    """
+    The columns of a shard's bytes, as NumPy arrays of the types of :data:`COLUMNS`
+    (``move_text`` a string array; empty strings in a shard of before version 3).
+    """
     np = _numpy()
     width = {"observation": manifest["observation_size"], "legal": manifest["action_count"]}
+    out: dict[str, Any] = {}
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         table = pq.read_table(pa.BufferReader(content))
-        out = {}
         for name, kind in COLUMNS.items():
+            if name == "move_text" and name not in table.column_names and manifest["version"] < 3:
+                continue
             column = table.column(name).combine_chunks()
             if name in width:
                 out[name] = column.flatten().to_numpy().astype(kind).reshape(-1, width[name])
+            elif kind == "str":
+                out[name] = np.array(column.to_pylist(), dtype=str).reshape(-1)
             else:
                 out[name] = column.to_numpy().astype(kind)
-        return out
-    with np.load(io.BytesIO(content), allow_pickle=False) as stored:
-        out = {name: stored[name] for name in COLUMNS}
+    else:
+        with np.load(io.BytesIO(content), allow_pickle=False) as stored:
+            out = {name: stored[name] for name in COLUMNS if name in stored}
+    if "move_text" not in out and manifest["version"] < 3:
+        out["move_text"] = np.full(len(out["action"]), "", dtype=str)
     for name, kind in COLUMNS.items():
-        if out[name].dtype != np.dtype(kind):
-            raise ValueError(f"column {name} holds {out[name].dtype}, not {kind}")
+        dtype = out[name].dtype
+        if dtype.kind != "U" if kind == "str" else dtype != np.dtype(kind):
+            raise ValueError(f"column {name} holds {dtype}, not {kind}")
         shape = (len(out[name]), width[name]) if name in width else (len(out[name]),)
         if out[name].shape != shape:
             raise ValueError(f"column {name} has the shape {out[name].shape}")
@@ -543,6 +693,9 @@ def _read_manifest(directory: Path) -> dict[str, Any] | None:
     path = directory / MANIFEST
     content = _read_bytes(path, MAX_MANIFEST_BYTES)
     if content is None:
+        path = directory / OLD_MANIFEST  # a directory written before version 3
+        content = _read_bytes(path, MAX_MANIFEST_BYTES)
+    if content is None:
         return None
     try:
         data = json.loads(content.decode("utf-8"))
@@ -550,8 +703,10 @@ def _read_manifest(directory: Path) -> dict[str, Any] | None:
         raise SelfplayError(f"cannot read {path}: {shown(str(exc), 200)}") from None
     if not isinstance(data, dict) or data.get("format") != "bendolib-selfplay":
         raise SelfplayError(f"{path} is not a bendolib self-play manifest")
-    if data.get("version") not in (1, VERSION):
-        raise SelfplayError(f"{path} is of version {shown(data.get('version'))}, not 1 or 2")
+    if data.get("version") not in (1, 2, VERSION):
+        raise SelfplayError(
+            f"{path} is of version {shown(data.get('version'))}, not 1, 2 or {VERSION}"
+        )
     try:
         _check_manifest(data)
     except SelfplayError as exc:
@@ -638,7 +793,7 @@ def selfplay(
 
     ``file_format`` is ``"parquet"`` (the default when pyarrow is installed) or
     ``"npz"``.  A directory that already holds shards of the same run (same rules, bots,
-    seed, shard size and format, recorded in its ``selfplay.json``) is resumed: the
+    seed, shard size and format, recorded in its ``_selfplay.json``) is resumed: the
     shards that match their entry in the manifest (size and SHA-256) are kept and the
     others played.  A run beyond :data:`MAX_GAMES` or :data:`MAX_SHARDS`, or a
     directory that cannot be made or used, raises :class:`SelfplayError`.  ``executor`` and
@@ -712,13 +867,15 @@ def selfplay(
             shard = pending.setdefault(start, {})
             shard[index] = columns
             if len(shard) == end - start:
-                data = _concatenate([shard[i] for i in range(start, end)], manifest)
-                name = _shard_name(start, end, fmt)
-                kept[name] = _write_shard(path / name, data, fmt)
-                _write_manifest(path, state)
-                written["games"] += end - start
-                written["decisions"] += len(data["action"])
+                finish(start, end, _concatenate([shard[i] for i in range(start, end)], manifest))
                 del pending[start]
+
+    def finish(start: int, end: int, data: dict[str, Any]) -> None:
+        name = _shard_name(start, end, fmt)
+        kept[name] = _write_shard(path / name, data, fmt, manifest)
+        _write_manifest(path, state)
+        written["games"] += end - start
+        written["decisions"] += len(data["action"])
 
     def summary(interrupted: bool) -> SelfplaySummary:
         return SelfplaySummary(
@@ -732,7 +889,7 @@ def selfplay(
         try:
             for start, end in todo:
                 chunk = tuple(range(start, end))
-                on_done(chunk, _play_batch(ruleset, policies, seed, chunk))
+                finish(start, end, _play_batch(ruleset, policies, seed, chunk))
                 done += len(chunk)
                 if report is not None:
                     report(done, len(todo))
@@ -791,14 +948,18 @@ def load(directory: str | os.PathLike[str]) -> dict[str, Any]:
 
 __all__ = [
     "COLUMNS",
+    "COLUMN_DOCS",
     "MANIFEST",
     "MAX_GAMES",
     "MAX_MANIFEST_BYTES",
     "MAX_SHARDS",
+    "OLD_MANIFEST",
+    "SCHEMA_KEY",
     "SHARD_GAMES",
     "SelfplayError",
     "SelfplayInterrupted",
     "SelfplaySummary",
     "load",
+    "schema_metadata",
     "selfplay",
 ]

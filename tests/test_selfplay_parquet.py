@@ -1,0 +1,183 @@
+"""
+Self-play folders as one Parquet dataset (issue 23 point 3: "the output folder readable as
+one Parquet dataset, the observation layout in the schema metadata, a move-text column"),
+for the scalar path and the batched one (``batch=True``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np: Any = pytest.importorskip("numpy", reason="self-play needs numpy")
+
+import bendolib  # noqa: E402
+from bendolib import rules, selfplay  # noqa: E402
+from bendolib._rng import derive_seed  # noqa: E402
+from bendolib.encoding import action_index, encoding_size, layout, move_of  # noqa: E402
+from bendolib.records import rules_from_spec  # noqa: E402
+from bendolib.runner import SerialExecutor  # noqa: E402
+from bendolib.tournament import match_seed  # noqa: E402
+
+SHORT = rules.get("basic", target=30)
+
+
+def _batch_reason() -> str | None:
+    from bendolib.vector import unsupported_reason
+
+    return unsupported_reason(SHORT, 2)
+
+
+def needs(batch: bool) -> None:
+    if batch and _batch_reason() is not None:
+        pytest.skip(f"no batched games: {_batch_reason()}")
+
+
+def play(folder: Path, batch: bool, fmt: str = "parquet", games: int = 5) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow", reason="Parquet needs the selfplay extra")
+    needs(batch)
+    selfplay.selfplay(
+        SHORT,
+        ["greedy", "random"],
+        games,
+        folder,
+        seed=7,
+        shard_games=2,
+        file_format=fmt,  # type: ignore[arg-type]
+        executor=SerialExecutor(),
+        batch=batch,
+    )
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
+def test_the_folder_reads_as_one_parquet_dataset(tmp_path: Path, batch: bool) -> None:
+    """The one-line reads of docs/bots.md: every shard, the manifest and temp files skipped."""
+    play(tmp_path, batch)
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    (tmp_path / ".games-00000006-00000007.parquet.x.partial").write_bytes(b"half a file")
+    assert (tmp_path / selfplay.MANIFEST).is_file()
+    whole = selfplay.load(tmp_path)
+    dataset = ds.dataset(tmp_path, format="parquet")
+    assert len(dataset.files) == 3  # the shards only
+    # one schema in every shard (the dataset's is the first file's)
+    assert all(f.physical_schema == dataset.schema for f in dataset.get_fragments())
+    for table in (pq.read_table(tmp_path), dataset.to_table()):
+        assert table.column_names == list(selfplay.COLUMNS)
+        table = table.sort_by([("game", "ascending")])  # files in name order: already so
+        assert table.column("game").to_pylist() == whole["game"].tolist()
+        assert table.column("move_text").to_pylist() == whole["move_text"].tolist()
+        assert table.column("action").to_numpy().tolist() == whole["action"].tolist()
+        size = encoding_size(SHORT, 2)
+        observation = table.column("observation").combine_chunks().flatten().to_numpy()
+        assert np.array_equal(observation.reshape(-1, size), whole["observation"])
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
+def test_the_schema_metadata_holds_the_observation_layout(tmp_path: Path, batch: bool) -> None:
+    play(tmp_path, batch)
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(tmp_path / "games-00000000-00000001.parquet")
+    meta = json.loads(schema.metadata[selfplay.SCHEMA_KEY.encode()])
+    assert meta["format"] == "bendolib-selfplay" and meta["version"] == selfplay.VERSION
+    assert meta["players"] == 2 and meta["bots"] == ["greedy", "random"] and meta["seed"] == 7
+    assert rules_from_spec(meta["rules"]) == SHORT
+    assert meta["observation_size"] == encoding_size(SHORT, 2)
+    assert meta["action_count"] == schema.field("legal").type.list_size
+    assert meta["layout"] == [
+        {"name": f.name, "offset": f.offset, "length": f.length} for f in layout(SHORT, 2)
+    ]
+    assert set(meta["columns"]) == set(selfplay.COLUMNS)
+    other = pq.read_schema(tmp_path / "games-00000004-00000004.parquet")
+    assert other.equals(schema, check_metadata=True)
+
+
+def replay_texts(data: dict[str, Any], batch: bool, seed: int, players: int = 2) -> int:
+    """
+    Replay each game of ``data`` on the scalar engine from its deal, playing each row's
+    action (and the only move where there is one), and check each row's move text is
+    ``str`` of the move played.  The number of rows checked.
+    """
+    checked = 0
+    for index in sorted(set(data["game"].tolist())):
+        rows = np.flatnonzero(data["game"] == index)
+        deal = derive_seed(derive_seed(seed, index), 0) if batch else match_seed(seed, index, 2)
+        state = bendolib.new_game(SHORT, players, deal)
+        for row in rows:
+            while len(bendolib.legal_moves(state)) == 1:
+                state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+            legal = bendolib.legal_moves(state)
+            assert int(data["move"][row]) == len(state.history)
+            move = move_of(int(data["action"][row]), legal, SHORT, state.board)
+            assert data["move_text"][row] == str(move)
+            state = bendolib.apply(state, move)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "npz"])
+@pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
+def test_move_text_is_the_move_played(tmp_path: Path, batch: bool, fmt: str) -> None:
+    play(tmp_path, batch, fmt, games=3)
+    data = selfplay.load(tmp_path)
+    assert data["move_text"].dtype.kind == "U"
+    assert replay_texts(data, batch, seed=7) == len(data["action"]) > 0
+
+
+@pytest.mark.parametrize(
+    "name", ["basic", "all-five", "bendo-all-in-actions", "classic-draw", "domino-pairs"]
+)
+def test_the_batch_text_of_each_action_is_str_of_its_move(name: str) -> None:
+    """
+    The batched path names a move by its action alone (``_action_texts``): on a chain
+    rule set, every legal move of random playouts is ``str`` of its table entry.
+    """
+    ruleset = rules.get(name)
+    texts = selfplay._action_texts(ruleset)
+    rng = random.Random(name)
+    players = ruleset.player_counts[-1]
+    seen = 0
+    for seed in range(3):
+        state = bendolib.new_game(ruleset, players, seed)
+        for _ in range(300):
+            legal = bendolib.legal_moves(state)
+            if not legal:
+                break
+            for move in legal:
+                assert texts[action_index(move, ruleset, state.board)] == str(move)
+                seen += 1
+            state = bendolib.apply(state, rng.choice(legal))
+    assert seen > 100
+
+
+def test_a_folder_of_version_2_is_read_and_played_again(tmp_path: Path) -> None:
+    """Before version 3: ``selfplay.json``, no move_text (read as ""), resumed in full."""
+    play(tmp_path, False, "npz", games=2)
+    whole = selfplay.load(tmp_path)
+    manifest = json.loads((tmp_path / selfplay.MANIFEST).read_text())
+    manifest["version"] = 2
+    for name, entry in manifest["shards"].items():
+        with np.load(tmp_path / name) as stored:
+            old = {k: stored[k] for k in stored.files if k != "move_text"}
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **old)
+        content = buffer.getvalue()
+        (tmp_path / name).write_bytes(content)
+        entry.update(bytes=len(content), sha256=hashlib.sha256(content).hexdigest())
+    (tmp_path / selfplay.MANIFEST).unlink()
+    (tmp_path / selfplay.OLD_MANIFEST).write_text(json.dumps(manifest))
+    data = selfplay.load(tmp_path)
+    assert data["move_text"].tolist() == [""] * len(data["action"])
+    assert np.array_equal(data["observation"], whole["observation"])
+    play(tmp_path, False, "npz", games=2)
+    assert not (tmp_path / selfplay.OLD_MANIFEST).exists()
+    assert selfplay.load(tmp_path)["move_text"].tolist() == whole["move_text"].tolist()
