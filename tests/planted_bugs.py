@@ -99,7 +99,7 @@ class PenaltyPlay:
 class LowestSideWins(Match):
     """Once a side reaches the target, the lowest side is declared the winner."""
 
-    def winner(self, side_scores: Sequence[int]) -> int | None:
+    def winner(self, side_scores: Sequence[int], round_sides: Sequence[int] = ()) -> int | None:
         if max(side_scores) < self.target:
             return None
         return min(range(len(side_scores)), key=lambda i: side_scores[i])
@@ -109,7 +109,7 @@ class LowestSideWins(Match):
 class FirstRoundDecides(Match):
     """The leader after any round wins, target or not."""
 
-    def winner(self, side_scores: Sequence[int]) -> int | None:
+    def winner(self, side_scores: Sequence[int], round_sides: Sequence[int] = ()) -> int | None:
         best = max(side_scores)
         leaders = [i for i, s in enumerate(side_scores) if s == best]
         return leaders[0] if best > 0 and len(leaders) == 1 else None
@@ -119,7 +119,7 @@ class FirstRoundDecides(Match):
 class NobodyScores(Match):
     """A match policy that never names a winner: the match cannot end."""
 
-    def winner(self, side_scores: Sequence[int]) -> int | None:
+    def winner(self, side_scores: Sequence[int], round_sides: Sequence[int] = ()) -> int | None:
         return None
 
 

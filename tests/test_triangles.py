@@ -420,7 +420,9 @@ def test_triominoes_bridge_bonus() -> None:
     """Triominoes: a bridge scores 40 more."""
     moves = _bridge()
     board = build(moves[:-1])
-    state = position(TRIOMINOES, board, [[str(moves[-1].tile), "0-0-0"], ["1-1-1"]])
+    # (the other tile in hand is one the board does not hold: 0-0-0 is on it, and
+    # GameState refuses a tile in two places)
+    state = position(TRIOMINOES, board, [[str(moves[-1].tile), "5-5-5"], ["1-1-1"]])
     after = bendolib.apply(state, moves[-1])
     assert after.scores[0] == moves[-1].tile.points + 40
 

@@ -59,6 +59,23 @@ class ArgumentError(BendolibError, ValueError):
     """
 
 
+class StateError(ArgumentError):
+    """
+    A :class:`~bendolib.state.GameState` value out of its range (``check_state``: a seat
+    that does not exist, a score that is not an int...): raised when such a state is
+    made, by ``GameState.create``, ``replace`` or unpickling.  The message starts with
+    ``GameState.<field>``.
+    """
+
+    @property
+    def field(self) -> str:
+        """The field the message names (``"scores"``...), or ``""``."""
+        text = str(self)
+        if not text.startswith("GameState."):
+            return ""
+        return text[len("GameState.") :].split(" ", 1)[0]
+
+
 class RuleSetError(BendolibError, ValueError):
     """A rule set or parameter that is invalid (bad player count, bad hand size...)."""
 

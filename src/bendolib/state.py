@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
 
 import attrs
 
-from bendolib.errors import ArgumentError
+from bendolib.errors import ArgumentError, StateError
 from bendolib.geometry.board import Board, End
 from bendolib.limits import MAX_ROUND, MAX_SEED, shown
 from bendolib.moves import Move
@@ -660,9 +660,9 @@ def check_state(state: GameState) -> None:
     count = len(rules.tileset)
     full = (1 << count) - 1
 
-    def bad(name: str, wanted: str) -> ArgumentError:
+    def bad(name: str, wanted: str) -> StateError:
         value = getattr(context, name, None) if name in _CONTEXT_NAMES else getattr(state, name)
-        return ArgumentError(f"GameState.{name} is {wanted}, not {shown(value)}")
+        return StateError(f"GameState.{name} is {wanted}, not {shown(value)}")
 
     for name in ("seed", "round_number", "opening", "direction", "phase", "match_winner"):
         if not _int(getattr(context, name)):
@@ -693,12 +693,12 @@ def check_state(state: GameState) -> None:
         held |= 1 << i
     for seat, hand in enumerate(hands):
         if hand < 0 or hand > full:
-            raise ArgumentError(
+            raise StateError(
                 f"GameState.hand_masks[{seat}] holds tiles beyond the {count} of the tile set: "
                 f"{shown(hand)}"
             )
         if hand & held:
-            raise ArgumentError(
+            raise StateError(
                 f"GameState.hand_masks[{seat}] holds a tile of another hand or of the stock"
             )
         held |= hand
@@ -742,7 +742,7 @@ def check_state(state: GameState) -> None:
             and _ints(result.points, players)
             and _int(result.round_number)
         ):
-            raise ArgumentError(
+            raise StateError(
                 f"GameState.results holds a round result not for {players} players: {shown(result)}"
             )
     past = context.past

@@ -446,7 +446,8 @@ class _Game:
                 after = apply(state, move)
             except Exception as exc:
                 return self.violation(
-                    inv.ERRORS, f"apply raised {type(exc).__name__} on a legal move: {exc}"
+                    inv.raised_by_state(exc),
+                    f"apply raised {type(exc).__name__} on a legal move: {exc}",
                 )
             if inv.ERRORS in wanted:
                 self._count(inv.ERRORS)

@@ -21,7 +21,7 @@ from bendolib import position_text, records
 from bendolib._rng import SplitMix64, derive_seed
 from bendolib._rule_spec import rules_to_spec
 from bendolib.engine import apply, deal_from, legal_moves
-from bendolib.errors import BendolibError, IllegalMoveError
+from bendolib.errors import BendolibError, IllegalMoveError, StateError
 from bendolib.geometry import lattice
 from bendolib.moves import OPENING, Draw, Move, NextRound, Pass, Place, PlaceInCell
 from bendolib.notation import parse_move
@@ -55,6 +55,18 @@ ROUND_POINTS = "round points to the winners"
 MATCH_WINNER = "match won at the target"
 POINT_TYPES = "points are integers of the declared sign"
 REPLAYS = "plays the same every time"
+
+
+def raised_by_state(exc: BaseException) -> str:
+    """
+    The invariant an exception raised while playing breaks: a state the engine refused
+    to make (:class:`~bendolib.errors.StateError`, a policy wrote a value out of range)
+    breaks "points are integers of the declared sign" for the scores and play points and
+    "fields in range" for the other fields; anything else "only library errors".
+    """
+    if isinstance(exc, StateError):
+        return POINT_TYPES if exc.field in ("scores", "play_points") else FIELDS
+    return ERRORS
 
 
 def _seq(values: Sequence[int]) -> str:

@@ -279,7 +279,8 @@ def _as_finding(exc: BaseException) -> BaseException:
     if found is not None:
         return found
     if isinstance(exc, AssertionError | Exception):
-        return KitFinding(f"{inv.ERRORS}: the state machine raised {type(exc).__name__}: {exc}")
+        name = inv.raised_by_state(exc)
+        return KitFinding(f"{name}: the state machine raised {type(exc).__name__}: {exc}")
     return exc
 
 
@@ -323,7 +324,7 @@ def _step(method: Callable[..., None]) -> Callable[..., None]:
             raise
         except Exception as exc:
             self._fail(
-                inv.ERRORS,
+                inv.raised_by_state(exc),
                 f"step {method.__name__} raised {type(exc).__name__}: {exc}",
             )
 
@@ -392,9 +393,19 @@ def api_state_machine(
                 ".raise_for_violation()"
             )
 
+        def _replays_or_raises(self) -> bool:
+            """
+            True when replaying the moves reaches the same state, or raises again (a
+            policy that writes a value the state refuses fails the same way each time).
+            """
+            try:
+                return bool(self._replays())
+            except Exception:
+                return True
+
         def _fail(self, name: str, message: str) -> NoReturn:
             """Fail with the invariant's name, the moves and a one-line reproduction."""
-            if name not in _NOT_REPLAYED and self.choices and not self._replays():
+            if name not in _NOT_REPLAYED and self.choices and not self._replays_or_raises():
                 name, message = (
                     inv.REPLAYS,
                     (
@@ -446,7 +457,10 @@ def api_state_machine(
             try:
                 after = engine.apply(before, move)
             except Exception as exc:
-                self._fail(inv.ERRORS, f"apply raised {type(exc).__name__} on a legal move: {exc}")
+                self._fail(
+                    inv.raised_by_state(exc),
+                    f"apply raised {type(exc).__name__} on a legal move: {exc}",
+                )
             if _policies_digest(rules) != policies:
                 self._fail(inv.APPLY_PURE, "playing changed the rule set's policies")
             if not _same(_fingerprint(before), fingerprint):
