@@ -188,35 +188,52 @@ static PyObject *bend_memo(RulesInfo *ri, PyObject *end, PyObject *eo, long valu
     return built;
 }
 
+/* The walk over the open ends that the three listings share: end e of ``ends``, its free
+ * turns and number, and its candidate tiles, ``mask & table.get(value, 0)`` (item ``free``
+ * of a 4-tuple entry when by_free: the curved tiles that turn into the end's free turns).
+ * 0 with o->cand == 0 when the end has no free turn or no tile fits, 1 when not handled
+ * (an end not of the engine's class, a field out of range), -1 on an error. */
+typedef struct {
+    PyObject *end;
+    long free_, value;
+    uint64_t cand;
+} OpenEnd;
+
+static int open_end(PyObject *ends, Py_ssize_t e, PyObject *table, int by_free, uint64_t mask, OpenEnd *o) {
+    PyObject *end = o->end = PyTuple_GET_ITEM(ends, e);
+    o->cand = 0;
+    if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &o->free_) ||
+        as_long(FIELD(end, L_end, E_VALUE), &o->value))
+        return 1;
+    if (!o->free_)
+        return 0;
+    if (by_free && (o->free_ < 0 || o->free_ > 3))
+        return 1;
+    uint64_t fit;
+    int r = masked_get(table, FIELD(end, L_end, E_VALUE), by_free ? (int)o->free_ : -1, &fit);
+    if (!r)
+        o->cand = mask & fit;
+    return r;
+}
+
 /* placing._bend_placements: 0, -1 on an error, 1 when not handled */
 static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
     for (Py_ssize_t e = 0; e < n; e++) {
-        PyObject *end = PyTuple_GET_ITEM(ends, e);
-        if (Py_TYPE(end) != L_end.type)
-            return 1;
-        long free_, value;
-        if (as_long(FIELD(end, L_end, E_FREE), &free_) || as_long(FIELD(end, L_end, E_VALUE), &value))
-            return 1;
-        if (!free_)
-            continue;
-        if (free_ < 0 || free_ > 3)
-            return 1;
-        uint64_t fit;
-        int r = masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &fit);
+        OpenEnd o;
+        int r = open_end(ends, e, ri->fit_masks, 1, mask, &o);
         if (r)
             return r;
-        uint64_t cand = mask & fit;
-        if (!cand)
+        if (!o.cand)
             continue;
         PyObject *eo = PyLong_FromSsize_t(e);
         if (!eo)
             return -1;
-        while (cand) {
-            uint64_t low = cand & (0 - cand);
-            cand ^= low;
+        while (o.cand) {
+            uint64_t low = o.cand & (0 - o.cand);
+            o.cand ^= low;
             int i = lowest_index(low);
-            PyObject *t = bend_memo(ri, end, eo, value, free_, i);
+            PyObject *t = bend_memo(ri, o.end, eo, o.value, o.free_, i);
             if ((r = parts_add(p, t))) {
                 Py_DECREF(eo);
                 return r;
@@ -261,21 +278,14 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
     }
     int r = 0;
     for (Py_ssize_t e = 0; e < n && !r; e++) {
-        PyObject *end = PyTuple_GET_ITEM(ends, e);
-        long free_, value;
-        if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &free_) ||
-            as_long(FIELD(end, L_end, E_VALUE), &value) || free_ < 0 || free_ > 3) {
-            r = 1;
+        OpenEnd o;
+        if ((r = open_end(ends, e, ri->fit_masks, 1, mask, &o)))
             break;
-        }
-        if (!free_)
+        if (!o.cand)
             continue;
-        uint64_t fit;
-        if ((r = masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &fit)))
-            break;
-        uint64_t cand = mask & fit;
-        if (!cand)
-            continue;
+        PyObject *end = o.end;
+        long free_ = o.free_, value = o.value;
+        uint64_t cand = o.cand;
         PyObject *eo = PyLong_FromSsize_t(e);
         if (!eo) {
             r = -1;
@@ -342,27 +352,19 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
 static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
     for (Py_ssize_t e = 0; e < n; e++) {
-        PyObject *end = PyTuple_GET_ITEM(ends, e);
-        if (Py_TYPE(end) != L_end.type)
-            return 1;
-        long free_, value;
-        if (as_long(FIELD(end, L_end, E_FREE), &free_) || as_long(FIELD(end, L_end, E_VALUE), &value))
-            return 1;
-        if (!free_)
-            continue;
-        uint64_t faces;
-        int r = masked_get(ri->face_mask, FIELD(end, L_end, E_VALUE), -1, &faces);
+        OpenEnd o;
+        int r = open_end(ends, e, ri->face_mask, 0, mask, &o);
         if (r)
             return r;
-        uint64_t cand = mask & faces;
-        if (!cand)
+        if (!o.cand)
             continue;
         PyObject *eo = PyLong_FromSsize_t(e);
-        PyObject *c = PyLong_FromUnsignedLongLong(cand);
+        PyObject *c = PyLong_FromUnsignedLongLong(o.cand);
         PyObject *t = NULL;
+        PyObject *value = FIELD(o.end, L_end, E_VALUE);
         if (eo && c) {
-            PyObject *key = PyTuple_Pack(3, c, eo, FIELD(end, L_end, E_VALUE));
-            t = memo_or_build(ri->memo, key, s_straight_at, ri->tileset, eo, FIELD(end, L_end, E_VALUE), c);
+            PyObject *key = PyTuple_Pack(3, c, eo, value);
+            t = memo_or_build(ri->memo, key, s_straight_at, ri->tileset, eo, value, c);
         }
         Py_XDECREF(eo);
         Py_XDECREF(c);
