@@ -7,6 +7,7 @@ install goes on without it, and bendolib plays every playout on the Python engin
 wheels, cibuildwheel).
 """
 
+import glob
 import os
 import sys
 
@@ -24,11 +25,8 @@ setup(
         Extension(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
-            depends=[  # #included by _kernel.c
-                "src/bendolib/_kernel_tri.c",
-                "src/bendolib/_kernel_tri_step.c",
-                "src/bendolib/_kernel_batch.c",
-            ],
+            # its parts, #included by _kernel.c (one translation unit): a rebuild when any changes
+            depends=sorted(glob.glob("src/bendolib/_kernel.d/*.[ch]")),
             optional=not required,
             extra_link_args=strip,
         )

@@ -47,7 +47,7 @@ PER_CONFIG = int(os.environ.get("BENDOLIB_DIFFERENTIAL", "200"))
 #: The built-in rule sets the kernel plays: every one, on a chain (straight or bend) or on
 #: the triangles (issue 24 point 1).
 KERNEL_GAMES = tuple(bendolib.rules.names())
-#: The triangle games (src/bendolib/_kernel_tri.c).
+#: The triangle games (src/bendolib/_kernel.d/tri.c).
 TRIANGLE_GAMES = tuple(
     name for name in KERNEL_GAMES if bendolib.rules.get(name).geometry.name == "triangles"
 )

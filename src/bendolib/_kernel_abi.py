@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-#: The kernel's interface version (``ABI`` in ``_kernel.c``): a build with another one
+#: The kernel's interface version (``ABI`` in ``_kernel.d/module.c``): a build with another one
 #: (say, an editable install not rebuilt after a pull) is not used.
 ABI = 3
 
@@ -43,7 +43,7 @@ def _load() -> ModuleType:
     return _kernel
 
 
-#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.c``).
+#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``).
 MAX_TILES = 64
 MAX_PLAYERS = 8
 

@@ -181,7 +181,7 @@ def _effects(effects: Any) -> tuple[tuple[int, int, int], ...]:
 
 def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     """The kernel's description of ``rules`` for ``players`` (raises NotForKernelError)."""
-    if type(rules.geometry) is TriangleGeometry:  # the triangle games: _kernel_tri.c
+    if type(rules.geometry) is TriangleGeometry:  # the triangle games: _kernel.d/tri.c
         return tri_spec_tuple(rules, players)
     _known(rules, "the rule set")
     _known(rules.geometry, "the geometry")
@@ -251,7 +251,7 @@ def state_tuple(state: GameState) -> tuple[Any, ...]:
     """The kernel's description of ``state``."""
     context = state.context
     board = state.board
-    if type(context.rules.geometry) is TriangleGeometry:  # the triangle games: _kernel_tri.c
+    if type(context.rules.geometry) is TriangleGeometry:  # the triangle games: _kernel.d/tri.c
         return tri_state_tuple(state)
     known = _BOARDS.get(id(board))
     if known is None or known[0] is not board:

@@ -1,5 +1,5 @@
 """
-What the compiled kernel reads for the triangle games (``src/bendolib/_kernel_tri.c``):
+What the compiled kernel reads for the triangle games (``src/bendolib/_kernel.d/tri.c``):
 a triangle RuleSet as a flat *spec* tuple (tagged ``"triangles"``) and a GameState on a
 triangle board as a flat *state* tuple.
 

@@ -955,7 +955,7 @@ def _load_step_kernel() -> ModuleType | None:
             "STRAIGHT": STRAIGHT,
             "OPENING": OPENING,
             "opening": _opening,
-            # the triangle games' paths (_kernel_tri_step.c)
+            # the triangle games' paths (_kernel.d/tri_step.c)
             "TriangleBoard": layout(triangles.TriangleBoard),
             "TrianglePlacement": layout(triangles.TrianglePlacement),
             "OpenEdge": layout(triangles.OpenEdge),

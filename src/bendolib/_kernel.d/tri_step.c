@@ -1,12 +1,13 @@
 /*
- * bendolib._kernel, the triangle games' step API: #included by _kernel.c after its own
- * step helpers (Layout, make, new_state, tuple_plus...), before k_step_apply.
+ * bendolib._kernel, the triangle games' step API: #included by _kernel.c after the chain
+ * games' step parts (step_setup.c ... step_apply.c: Layout, make, new_state,
+ * tuple_plus...), before module.c's k_step_apply.
  */
 
 /* -- the step API's hot paths for the triangle games (bendolib.engine) ---------------
  *
- * As the chain games' step_legal and step_apply (in _kernel.c, which #includes this
- * file after them): the commonest cases of legal_moves and apply on a triangle board
+ * As the chain games' step_legal and step_apply (step_legal.c, step_apply.c, which
+ * _kernel.c #includes before this file): the commonest cases of legal_moves and apply on a triangle board
  * with tiles, on the engine's own Python values, exactly what the Python code gives
  * (bendolib.geometry.triangles.TriangleGeometry.placements and .play,
  * bendolib.rules.triangles.TriangleScoring.score_move, engine._place), or None for the

@@ -1,5 +1,5 @@
 /*
- * bendolib._kernel, batched games (included at the end of _kernel.c): N independent
+ * bendolib._kernel, batched games (#included by _kernel.c before module.c): N independent
  * games of one compiled rule set and player count, stepped with one call, read and
  * written as flat arrays through the buffer protocol (bendolib.vector owns the NumPy
  * arrays; this file needs no NumPy header).

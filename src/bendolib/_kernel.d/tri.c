@@ -1,8 +1,9 @@
 /*
  * bendolib._kernel, the triangle games (Triangle Dominoes, Triominoes): whole playouts in
- * compiled code.  #included by _kernel.c (it uses that file's bits, random generator,
- * readers and result builders); its entry points are reached from _kernel.c's compile,
- * run, listing, perft and walk when the spec is a triangle one.
+ * compiled code.  #included by _kernel.c after playout.c (it uses kernel.h's bits, rng.c's
+ * generator, boundary.c's readers and playout.c's result builders); its entry points are
+ * reached from boundary.c's compile and run.c's run, listing, perft and walk when the
+ * spec is a triangle one.
  *
  * The specification is the Python engine on the triangle geometry
  * (bendolib.geometry.triangles, bendolib.rules.triangles, bendolib.engine) driven by

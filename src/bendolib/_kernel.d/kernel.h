@@ -1,0 +1,151 @@
+/*
+ * bendolib._kernel, what every part shares: the headers, the limits, the enums and
+ * error codes, the bit operations, and the compiled rule set (Spec), the state
+ * (KState, KEnd) and the move (KMove) the playing functions work on.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+#endif
+
+typedef uint64_t mask_t;
+
+#define MAXT 64        /* tiles in the set */
+#define MAXP 8         /* players */
+#define MAXE 4         /* open ends */
+#define MAXOCC 160     /* occupied cells */
+#define MAXMOVES 2048  /* legal moves of one position */
+#define NFACE 64       /* faces -8 .. 55, stored at face + 8 */
+#define FACE0 8
+#define MAXEFF 8
+#define MAXSTEPS 200000 /* moves of one playout (a match of many rounds included) */
+#define RADIUS 48      /* spiral cells known to the importer */
+
+/* turning senses and kinds of move, as in bendolib.tiles and bendolib.moves */
+#define STRAIGHT 0
+#define LEFT 1
+#define RIGHT 2
+#define BOTH 3
+#define OPENING (-1)
+enum { K_PLACE = 0, K_DRAW = 1, K_PASS = 2, K_NEXT = 3 };
+enum { PLAYING = 0, ROUND_OVER = 1, GAME_OVER = 2 };
+enum { NEVER = 0, ONCE = 1, UNTIL_FITS = 2 };
+enum { START_NONE = 0, START_HIGHEST_DOUBLE = 1, START_HOLDER = 2, START_FIXED = 3 };
+enum { SCORE_WINNER_TAKES = 1, SCORE_FINISHING_ORDER = 2, SCORE_HIGHEST_PLAY = 3 };
+enum { EFFECT_REVERSE = 1, EFFECT_NEXT_DRAWS = 2 };
+enum { POLICY_RANDOM = 0, POLICY_HEAVIEST = 1, POLICY_GREEDY = 2 };
+
+/* error codes of the playing functions (0 is success) */
+#define E_UNSUPPORTED (-1)
+
+static PyObject *UnsupportedError;
+
+/* -- bits ---------------------------------------------------------------------- */
+
+static inline int popcount64(mask_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(x);
+#else
+    int n = 0;
+    while (x) {
+        x &= x - 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#elif defined(_MSC_VER) && defined(_M_X64)
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+#else
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+
+/* -- rules (a compiled RuleSet for one player count) --------------------------- */
+
+typedef struct {
+    int players, n, top, bends, general;
+    int8_t a[MAXT], b[MAXT];
+    int32_t points[MAXT];
+    uint8_t turn[2 * MAXT]; /* turning senses read from face a (2i) or b (2i + 1) */
+    mask_t face[NFACE];     /* tiles carrying each face */
+    mask_t fit[NFACE][4];   /* curved tiles that turn into a free-turn mask from a face */
+    mask_t doubles, full, wild_mask;
+    uint64_t wild_faces;    /* bit face + 8 */
+    int hand_size, table_tiles;
+    int start_kind, start_tile, start_redeal, start_opens, start_seat, start_split;
+    mask_t twins[MAXT]; /* the tiles with each tile's numbers (both bends of a pair) */
+    int has_twins;
+    int when_stuck, voluntary, must_play, batch, max_per_turn, draws;
+    int finish_last;
+    int scoring;
+    int lowest_side, locker_loses, minus_own, out_wins, takes_all;
+    int64_t win_points;     /* -1: pips */
+    int64_t place_points[MAXP];
+    int share, round_up;
+    int64_t target;
+    int nsides, side_of[MAXP], side_size[MAXP], side_seats[MAXP][MAXP];
+    int multiple;           /* All Five's play scoring, 0: none */
+    int neffects, effect_face[MAXEFF], effect_kind[MAXEFF], effect_count[MAXEFF];
+    int even_closure, drain_blocked, draw_and_pass, end_in_play;
+} Spec;
+
+/* -- states ---------------------------------------------------------------------- */
+
+typedef struct {
+    int8_t value;
+    uint8_t free;
+    int8_t side;
+    uint16_t cell;
+} KEnd;
+
+typedef struct {
+    int8_t kind, end, tile, inward, shows, turn;
+} KMove;
+
+typedef struct {
+    mask_t hands[MAXP];
+    mask_t drawn;
+    int8_t deck[MAXT];
+    int ndeck, stock_pos, current, drawn_count, last_placer, opening, direction, phase;
+    int match_winner;
+    int64_t round_number;
+    uint64_t seed;
+    int64_t scores[MAXP], play_points[MAXP];
+    int8_t out[MAXP];
+    int nout, nplaced, nends, nocc;
+    KEnd ends[MAXE];
+    uint16_t occ_cell[MAXOCC];
+    uint8_t occ_mask[MAXOCC];
+    uint64_t occ_bloom; /* bit OCC_HASH(cell) of every occupied cell (corners' fast miss) */
+    /* the latest finished round */
+    int has_result, r_blocked, r_nout, r_nwinners;
+    int8_t r_order[MAXP], r_winners[MAXP];
+    int64_t r_hand[MAXP], r_points[MAXP];
+} KState;
+
+static inline int is_wild(const Spec *sp, int face) {
+    return (sp->wild_faces >> (face + FACE0)) & 1;
+}
+
+static inline int turn_from(const Spec *sp, int tile, int face) {
+    return sp->turn[2 * tile + (face != sp->a[tile])];
+}

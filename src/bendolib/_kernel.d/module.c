@@ -1,0 +1,178 @@
+/*
+ * bendolib._kernel, the module: step_apply's entry point, the deals (deal_hands,
+ * deal_deck), the method table and the module's init (with its ABI version).
+ */
+
+/* step_apply(state, move, listed_for, moves): engine.apply for a move that
+ * legal_moves(state) has just listed (``moves``), or None */
+
+static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "step_apply takes 4 arguments");
+        return NULL;
+    }
+    int mine;
+    PyObject *tri = tri_step_apply(args, &mine);
+    if (mine)
+        return tri;
+    PyObject *state = args[0], *move = args[1], *moves = args[3];
+    if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
+        Py_RETURN_NONE;
+    View v;
+    int r = view_state(state, &v, Py_TYPE(move) == L_place.type);
+    if (r) {
+        Py_XDECREF(v.owner);
+        if (r < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *out = NULL;
+    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
+        goto done;
+    Py_ssize_t n = PyTuple_GET_SIZE(moves);
+    if (Py_TYPE(move) == L_place.type) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (PyTuple_GET_ITEM(moves, i) == move) {
+                out = place(&v, state, move);
+                break;
+            }
+    } else if ((move == s_draw || move == s_pass) && PyTuple_GET_ITEM(moves, n - 1) == move && v.ri->place_ok) {
+        int could_place = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(moves, 0)) != s_draw_type;
+        if (move == s_draw) {
+            out = draw(&v, state, could_place);
+        } else {
+            PyObject *log = log_cell(state, move);
+            if (log) {
+                uint64_t drawn = v.drawn;
+                long dcount;
+                if (!as_long(FIELD(state, L_state, S_DCOUNT), &dcount))
+                    out = step_end_turn(&v, state, FIELD(state, L_state, S_HANDS), v.stock_pos, drawn, dcount, log);
+                Py_DECREF(log);
+            }
+        }
+    }
+done:
+    Py_XDECREF(v.owner);
+    if (!out && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return out;
+}
+
+/* deal_hands(deck, players, size): the hand masks of the first players * size tiles,
+ * size each (None for a tile index past 63, or a deck shorter than the hands) */
+static PyObject *k_deal_hands(PyObject *self, PyObject *args) {
+    PyObject *deck;
+    Py_ssize_t players, size;
+    if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &deck, &players, &size))
+        return NULL;
+    if (players < 0 || size < 0 || (size && players > PyTuple_GET_SIZE(deck) / size))
+        Py_RETURN_NONE; /* hands past the deck: the Python engine deals what there is */
+    PyObject *out = PyTuple_New(players);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t p = 0; p < players; p++) {
+        uint64_t mask = 0;
+        for (Py_ssize_t k = p * size; k < (p + 1) * size; k++) {
+            long i;
+            if (as_long(PyTuple_GET_ITEM(deck, k), &i) || i < 0 || i >= 64) {
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+            mask |= (uint64_t)1 << i;
+        }
+        PyObject *x = PyLong_FromUnsignedLongLong(mask);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, p, x);
+    }
+    return out;
+}
+
+/* deal_deck(seed, round_number, attempt, count): the deck engine._deal shuffles,
+ * SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count)) */
+static PyObject *k_deal_deck(PyObject *self, PyObject *args) {
+    unsigned long long seed, round_number, attempt;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "KKKn", &seed, &round_number, &attempt, &count))
+        return NULL;
+    if (count < 0 || count > 4096) {
+        PyErr_SetString(PyExc_ValueError, "deal_deck: count from 0 to 4096");
+        return NULL;
+    }
+    int deck[4096];
+    for (Py_ssize_t i = 0; i < count; i++)
+        deck[i] = (int)i;
+    Rng rng = {derive_seed2(seed, round_number, attempt, 2)};
+    for (Py_ssize_t i = count - 1; i > 0; i--) {
+        int j = rng_below(&rng, (uint64_t)(i + 1));
+        int t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    PyObject *out = PyTuple_New(count);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *x = PyLong_FromLong(deck[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},
+    {"run", k_run, METH_VARARGS,
+     "run(spec, state, count, policy, seed, until_match, record, first, outcome) -> outcomes"},
+    {"listing", k_listing, METH_VARARGS, "listing(spec, state) -> the legal moves as tuples"},
+    {"perft", k_perft, METH_VARARGS, "perft(spec, state, depth) -> move sequences"},
+    {"walk", k_walk, METH_VARARGS, "walk(spec, state, steps, stride) -> legal-move counts"},
+    {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
+    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
+    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
+     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    {"deal_hands", k_deal_hands, METH_VARARGS, "deal_hands(deck, players, size) -> the hand masks, or None"},
+    {"deal_deck", k_deal_deck, METH_VARARGS,
+     "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
+    BATCH_METHODS
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "bendolib._kernel",
+    "Whole playouts in compiled code (see bendolib.playouts).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    build_spiral();
+    for (uint64_t b = 1; b < TABLED; b++)
+        rests[b] = ((uint64_t)0 - b) % b;
+    for (int s = 0; s < MAXP; s++)
+        if (!(single_seat[s] = Py_BuildValue("(i)", s)))
+            return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    UnsupportedError = PyErr_NewException("bendolib._kernel.UnsupportedError", PyExc_Exception, NULL);
+    if (!UnsupportedError || PyModule_AddObject(m, "UnsupportedError", UnsupportedError)) {
+        Py_XDECREF(UnsupportedError);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(UnsupportedError);
+    /* The interface version: bendolib/_kernel_abi.py's ABI must equal it, else a stale
+       build (an editable install after a pull) is ignored rather than half used. */
+    if (PyModule_AddIntConstant(m, "ABI", 3) ||
+        PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
+        PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,153 @@
+/*
+ * bendolib._kernel, the playout loop: the outcomes built as Python values, the error
+ * mapping, and play_one (one playout of a batch, without the GIL).
+ */
+
+/* -- results ------------------------------------------------------------------------ */
+
+static PyObject *int64_tuple(const int64_t *values, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(values[i]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* the tuples (seat,), shared: most rounds have one winner and one seat out */
+static PyObject *single_seat[MAXP];
+
+static PyObject *int8_tuple(const int8_t *values, int n) {
+    if (n == 1 && values[0] >= 0 && values[0] < MAXP) {
+        Py_INCREF(single_seat[values[0]]);
+        return single_seat[values[0]];
+    }
+    PyObject *t = PyTuple_New(n);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(t, i, PyLong_FromLong(values[i]));
+    return t;
+}
+
+/* an Outcome (a NamedTuple class) of the final state */
+static PyObject *outcome(PyObject *cls, const Spec *sp, const KState *st, int moves,
+                         PyObject *choices) {
+    int players = sp->players;
+    PyObject *items = PyTuple_New(10);
+    if (!items)
+        return NULL;
+    PyTuple_SET_ITEM(items, 0, int64_tuple(st->scores, players));
+    PyTuple_SET_ITEM(items, 1, PyLong_FromLong(st->phase));
+    PyTuple_SET_ITEM(items, 2, PyLong_FromLong(st->match_winner));
+    if (st->has_result) {
+        PyTuple_SET_ITEM(items, 3, PyBool_FromLong(st->r_blocked));
+        PyTuple_SET_ITEM(items, 4, int8_tuple(st->r_order, st->r_nout));
+        PyTuple_SET_ITEM(items, 5, int64_tuple(st->r_hand, players));
+        PyTuple_SET_ITEM(items, 6, int64_tuple(st->r_points, players));
+        PyTuple_SET_ITEM(items, 7, int8_tuple(st->r_winners, st->r_nwinners));
+    } else {
+        PyTuple_SET_ITEM(items, 3, PyBool_FromLong(0));
+        PyTuple_SET_ITEM(items, 4, PyTuple_New(0));
+        PyTuple_SET_ITEM(items, 5, PyTuple_New(0));
+        PyTuple_SET_ITEM(items, 6, PyTuple_New(0));
+        PyTuple_SET_ITEM(items, 7, PyTuple_New(0));
+    }
+    PyTuple_SET_ITEM(items, 8, PyLong_FromLong(moves));
+    Py_INCREF(choices);
+    PyTuple_SET_ITEM(items, 9, choices);
+    for (int i = 0; i < 10; i++)
+        if (!PyTuple_GET_ITEM(items, i)) {
+            Py_DECREF(items);
+            return NULL;
+        }
+    PyObject *args = PyTuple_Pack(1, items);
+    Py_DECREF(items);
+    if (!args)
+        return NULL;
+    /* tuple.__new__(cls, items): the NamedTuple without its Python-level __new__ */
+    PyObject *made = PyTuple_Type.tp_new((PyTypeObject *)cls, args, NULL);
+    Py_DECREF(args);
+    return made;
+}
+
+static int raise_for(int err) {
+    if (!PyErr_Occurred())
+        PyErr_SetString(UnsupportedError, "a position the kernel does not play");
+    return err;
+}
+
+/* -- entry points -------------------------------------------------------------------- */
+
+#define E_NO_MEMORY (-2)
+#define CHUNK 1024 /* playouts played between two returns to Python */
+
+/* what one batch of playouts shares */
+typedef struct {
+    const Spec *sp;
+    const KState *root;
+    const KMove *root_moves; /* the root's legal moves, for the forced first moves */
+    const long *first;       /* forced first move of each playout, or NULL */
+    int policy, until_match, record;
+    uint64_t seed;
+} Batch;
+
+/* playout i of the batch into *st; its moves' indices appended to *choices when recorded.
+ * Touches no Python object: runs without the GIL. */
+static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, size_t *used,
+                    size_t *capacity, int *moves_out) {
+    const Spec *sp = b->sp;
+    KMove buffer[MAXMOVES];
+    List list = {buffer, 0, 0};
+    *st = *b->root;
+    Rng rng = {derive_seed2(b->seed, (uint64_t)i, 0, 1)};
+    int moves = 0, err = 0;
+    long forced = b->first ? b->first[i] : -1;
+    while (b->until_match ? st->phase != GAME_OVER : st->phase == PLAYING) {
+        int k;
+        if (forced >= 0) {
+            k = (int)forced;
+            forced = -1;
+            err = apply_move(sp, st, &b->root_moves[k]);
+        } else {
+            if ((err = list_moves(sp, st, &list)))
+                break;
+            if (b->policy == POLICY_RANDOM)
+                k = list.count > 1 ? rng_below(&rng, (uint64_t)list.count) : 0;
+            else if (b->policy == POLICY_HEAVIEST)
+                k = heaviest(sp, &list);
+            else {
+                k = greedy(sp, st, &list, &err);
+                if (err)
+                    break;
+            }
+            err = apply_move(sp, st, &buffer[k]);
+        }
+        if (err)
+            break;
+        if (moves >= MAXSTEPS) {
+            err = E_UNSUPPORTED;
+            break;
+        }
+        if (b->record) {
+            if (*used >= *capacity) {
+                size_t grown = 2 * *capacity + 4096;
+                int *more = PyMem_RawRealloc(*choices, grown * sizeof(int));
+                if (!more)
+                    return E_NO_MEMORY;
+                *choices = more;
+                *capacity = grown;
+            }
+            (*choices)[(*used)++] = k;
+        }
+        moves++;
+    }
+    *moves_out = moves;
+    return err;
+}

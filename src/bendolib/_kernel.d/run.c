@@ -1,0 +1,248 @@
+/*
+ * bendolib._kernel, the playout calls of the module on the chain games (each hands a
+ * triangle spec to tri.c): run, listing, perft and walk.
+ */
+
+/* run(spec, state, count, policy, seed, until_match, record, first, outcome_class): the
+ * playouts, CHUNK at a time without the GIL (other threads run meanwhile), then their
+ * outcomes built with it */
+static PyObject *k_run(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_run(args);
+    PyObject *capsule, *state_tuple, *first, *cls;
+    Py_ssize_t count;
+    int policy, until_match, record;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOniKppOO", &capsule, &state_tuple, &count, &policy, &seed,
+                          &until_match, &record, &first, &cls))
+        return NULL;
+    Spec *sp = get_spec(capsule);
+    if (!sp)
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "kernel: the outcome class must be a tuple subclass");
+        return NULL;
+    }
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "kernel: a negative count");
+        return NULL;
+    }
+    KState root;
+    if (read_state(sp, state_tuple, &root))
+        return NULL;
+    if (first != Py_None && (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != count)) {
+        PyErr_SetString(PyExc_TypeError, "kernel: first must be a tuple of count indices");
+        return NULL;
+    }
+    KMove root_moves[MAXMOVES];
+    List root_list = {root_moves, 0, 0};
+    if (first != Py_None && list_moves(sp, &root, &root_list))
+        return raise_for(-1), NULL;
+    PyObject *results = NULL;
+    long *forced = NULL;
+    /* buffers for the playouts of one chunk, not always CHUNK states (1.2 MB): a small
+     * call allocates what it uses (issue 24; no change in instructions counted, the
+     * allocator reused the block) */
+    Py_ssize_t chunk = count < CHUNK ? (count ? count : 1) : CHUNK;
+    KState *finals = PyMem_Malloc(chunk * sizeof(KState));
+    int *moves = PyMem_Malloc(chunk * sizeof(int));
+    size_t *starts = PyMem_Malloc(chunk * sizeof(size_t));
+    int *choices = NULL;
+    size_t used = 0, capacity = 0;
+    if (!finals || !moves || !starts) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (first != Py_None) {
+        forced = PyMem_Malloc((count ? count : 1) * sizeof(long));
+        if (!forced) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *index = PyTuple_GET_ITEM(first, i);
+            int overflow = 0;
+            forced[i] = PyLong_Check(index) ? PyLong_AsLongAndOverflow(index, &overflow) : -1;
+            if (forced[i] == -1 && PyErr_Occurred())
+                goto fail;
+            if (overflow || forced[i] < 0 || forced[i] >= root_list.count) {
+                PyErr_SetString(UnsupportedError, "a first move out of range");
+                goto fail;
+            }
+        }
+    }
+    Batch batch = {sp, &root, root_moves, forced, policy, until_match, record, seed};
+    results = PyList_New(count);
+    if (!results)
+        goto fail;
+    for (Py_ssize_t from = 0; from < count; from += CHUNK) {
+        Py_ssize_t to = from + CHUNK < count ? from + CHUNK : count;
+        int err = 0;
+        used = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = from; i < to && !err; i++) {
+            starts[i - from] = used;
+            err = play_one(&batch, i, &finals[i - from], &choices, &used, &capacity,
+                           &moves[i - from]);
+        }
+        Py_END_ALLOW_THREADS
+        if (err == E_NO_MEMORY) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        if (err) {
+            raise_for(err);
+            goto fail;
+        }
+        /* the outcomes hold no cycle: no collection while they are made (it would walk
+         * the whole growing list, again and again) */
+        int gc_was_on = PyGC_Disable();
+        for (Py_ssize_t i = from; i < to; i++) {
+            PyObject *recorded = Py_None;
+            if (record) {
+                recorded = PyTuple_New(moves[i - from]);
+                if (!recorded)
+                    break;
+                for (int m = 0; m < moves[i - from]; m++)
+                    PyTuple_SET_ITEM(recorded, m, PyLong_FromLong(choices[starts[i - from] + m]));
+            } else {
+                Py_INCREF(Py_None);
+            }
+            PyObject *made = outcome(cls, sp, &finals[i - from], moves[i - from], recorded);
+            Py_DECREF(recorded);
+            if (!made)
+                break;
+            PyList_SET_ITEM(results, i, made);
+        }
+        if (gc_was_on)
+            PyGC_Enable();
+        if (PyErr_Occurred())
+            goto fail;
+    }
+    PyMem_Free(finals);
+    PyMem_Free(moves);
+    PyMem_Free(starts);
+    PyMem_Free(forced);
+    PyMem_RawFree(choices);
+    return results;
+fail:
+    PyMem_Free(finals);
+    PyMem_Free(moves);
+    PyMem_Free(starts);
+    PyMem_Free(forced);
+    PyMem_RawFree(choices);
+    Py_XDECREF(results);
+    return NULL;
+}
+
+/* listing(spec, state): the legal moves as (kind, end, tile, inward, shows, turn) */
+static PyObject *k_listing(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_listing(args);
+    PyObject *capsule, *state_tuple;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &state_tuple))
+        return NULL;
+    Spec *sp = get_spec(capsule);
+    if (!sp)
+        return NULL;
+    KState st;
+    if (read_state(sp, state_tuple, &st))
+        return NULL;
+    KMove buffer[MAXMOVES];
+    List list = {buffer, 0, 0};
+    if (list_moves(sp, &st, &list))
+        return raise_for(-1), NULL;
+    PyObject *out = PyTuple_New(list.count);
+    if (!out)
+        return NULL;
+    for (int k = 0; k < list.count; k++) {
+        KMove *m = &buffer[k];
+        PyTuple_SET_ITEM(out, k, Py_BuildValue("(iiiiii)", m->kind, m->end, m->tile, m->inward,
+                                              m->shows, m->turn));
+    }
+    return out;
+}
+
+static int perft(const Spec *sp, const KState *st, int depth, long long *total) {
+    KMove buffer[MAXMOVES];
+    List list = {buffer, 0, 0};
+    int err = list_moves(sp, st, &list);
+    if (err)
+        return err;
+    if (depth <= 1) {
+        *total += list.count;
+        return 0;
+    }
+    for (int k = 0; k < list.count; k++) {
+        KState child = *st;
+        if ((err = apply_move(sp, &child, &buffer[k])) || (err = perft(sp, &child, depth - 1, total)))
+            return err;
+    }
+    return 0;
+}
+
+/* perft(spec, state, depth): the number of move sequences of that length */
+static PyObject *k_perft(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_perft(args);
+    PyObject *capsule, *state_tuple;
+    int depth;
+    if (!PyArg_ParseTuple(args, "OOi", &capsule, &state_tuple, &depth))
+        return NULL;
+    if (depth > 64) { /* each level holds a listing on the C stack */
+        PyErr_SetString(PyExc_ValueError, "perft: a depth of at most 64");
+        return NULL;
+    }
+    Spec *sp = get_spec(capsule);
+    if (!sp)
+        return NULL;
+    KState st;
+    if (read_state(sp, state_tuple, &st))
+        return NULL;
+    long long total = 0;
+    if (perft(sp, &st, depth, &total))
+        return raise_for(-1), NULL;
+    return PyLong_FromLongLong(total);
+}
+
+/* walk(spec, state, steps, stride): legal-move counts along the game in which move k
+ * takes index (stride * k) mod the number of legal moves */
+static PyObject *k_walk(PyObject *self, PyObject *args) {
+    if (tri_is_spec(args))
+        return tri_walk(args);
+    PyObject *capsule, *state_tuple;
+    int steps, stride;
+    if (!PyArg_ParseTuple(args, "OOii", &capsule, &state_tuple, &steps, &stride))
+        return NULL;
+    Spec *sp = get_spec(capsule);
+    if (!sp)
+        return NULL;
+    KState st;
+    if (read_state(sp, state_tuple, &st))
+        return NULL;
+    PyObject *counts = PyList_New(0);
+    if (!counts)
+        return NULL;
+    KMove buffer[MAXMOVES];
+    List list = {buffer, 0, 0};
+    for (int k = 0; k < steps; k++) {
+        if (list_moves(sp, &st, &list))
+            goto fail;
+        if (!list.count)
+            break;
+        PyObject *n = PyLong_FromLong(list.count);
+        if (!n || PyList_Append(counts, n)) {
+            Py_XDECREF(n);
+            Py_DECREF(counts);
+            return NULL;
+        }
+        Py_DECREF(n);
+        long long at = (long long)stride * k % list.count;
+        if (apply_move(sp, &st, &buffer[at < 0 ? at + list.count : at]))
+            goto fail;
+    }
+    return counts;
+fail:
+    Py_DECREF(counts);
+    return raise_for(-1), NULL;
+}
