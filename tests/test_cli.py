@@ -60,6 +60,16 @@ def test_demo_works_as_the_readme_says(
     assert run([], capsys, monkeypatch)[1] == out  # no command: the demo
 
 
+def test_demo_plays_a_team_game_without_players_given(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`demo --rules no-draw-teams` failed ("for 4 players, not 2"): without --players it
+    takes the fewest the rule set allows, as play does."""
+    status, out, _ = run(["demo", "--rules", "no-draw-teams"], capsys, monkeypatch)
+    assert status == 0
+    assert out.splitlines()[0] == "no-draw-teams: 4 players, seed 1"
+
+
 def test_demo_names_the_winning_team(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -39,9 +39,11 @@ from bendolib.tiles import TileSet
 def _demo(args: argparse.Namespace) -> int:
     """Play one match with random legal moves and print it."""
     ruleset = rules_registry.get(args.rules)
-    state = new_game(ruleset, players=args.players, seed=args.seed)
+    # --players, else the fewest the rule set allows (2 for most; 4 for the team games)
+    players = args.players if args.players is not None else ruleset.player_counts[0]
+    state = new_game(ruleset, players=players, seed=args.seed)
     rng = random.Random(args.seed)
-    print(f"{ruleset.name}: {args.players} players, seed {args.seed}")
+    print(f"{ruleset.name}: {players} players, seed {args.seed}")
     while not state.is_game_over:
         moves = legal_moves(state)
         move = moves[rng.randrange(len(moves))]
@@ -1031,7 +1033,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="play a demo match with random moves and print it")
     demo.add_argument("--rules", default="basic")
-    demo.add_argument("--players", type=int, default=2)
+    demo.add_argument(
+        "--players", type=int, default=None, help="default: the fewest the rule set allows"
+    )
     demo.add_argument("--seed", type=int, default=1)
     demo.set_defaults(func=_demo)
 
