@@ -106,3 +106,30 @@ def test_a_missing_build_warns_once() -> None:
     assert out.stdout.strip() == "False", out.stderr
     assert out.stderr.count("KernelFallbackWarning") == 1, out.stderr
     assert "not built" in out.stderr
+
+
+def test_the_triangle_step_kernel_knows_the_fields_the_readers_know() -> None:
+    """
+    The rule set's, the geometry's, the drawing's and the match's fields are written once
+    for both Python readers (``_kernel_abi``) and once in C for the triangle step kernel:
+    the two lists agree (a field added on one side only, as ``RuleSet.origin`` was, turned
+    the compiled paths off silently).
+    """
+    import re
+    from pathlib import Path
+
+    from bendolib import _kernel_abi as abi
+
+    source = (
+        Path(__file__).resolve().parent.parent / "src" / "bendolib" / "_kernel.d" / "tri_step.c"
+    ).read_text(encoding="utf-8")
+
+    def listed(name: str) -> frozenset[str]:
+        found = re.search(rf"{name}\[\] = \{{(.*?)NULL\}};", source, re.S)
+        assert found is not None, name
+        return frozenset(re.findall(r'"(\w+)"', found.group(1)))
+
+    assert listed("T_RULESET_FIELDS") == abi.RULESET_FIELDS
+    assert listed("T_GEOMETRY_FIELDS") == abi.GEOMETRY_FIELDS
+    assert listed("T_DRAW_FIELDS") == abi.DRAW_FIELDS
+    assert listed("T_MATCH_FIELDS") == abi.MATCH_FIELDS

@@ -9,6 +9,56 @@ from types import ModuleType
 #: (say, an editable install not rebuilt after a pull) is not used.
 ABI = 3
 
+#: The fields of the parts that both kernels' readers (``_kernel_input`` for the chain
+#: games, ``_kernel_tri_input`` for the triangle games) know, written once: a part with
+#: any other field runs on the Python engine.  The triangle step kernel keeps the rule
+#: set's list in C (``T_RULESET_FIELDS`` in ``_kernel.d/tri_step.c``;
+#: ``tests/test_kernel_fallback.py`` checks the two agree).
+RULESET_FIELDS = frozenset(
+    {
+        "name",
+        "tileset",
+        "geometry",
+        "deal",
+        "start",
+        "draw",
+        "round_scoring",
+        "match",
+        "play_scoring",
+        "finish",
+        "wild_faces",
+        "effects",
+        "description",
+        "wild_mask",
+        "listing",
+        "closing",
+        "even_closing",
+        "penalties",
+        "origin",  # the rule set a variant was built from: a name, not a rule
+    }
+)
+GEOMETRY_FIELDS = frozenset({"name", "uses_bends"})
+DEAL_FIELDS = frozenset({"hand_sizes", "table_tiles"})
+DRAW_FIELDS = frozenset(
+    {
+        "when_stuck",
+        "voluntary",
+        "must_play",
+        "batch",
+        "max_per_turn",
+        "draws",
+        "after_voluntary",
+        "when_blocked",
+    }
+)
+MATCH_FIELDS = frozenset({"target", "teams", "_seats", "target_check", "several"})
+FIXED_SEAT_FIELDS = frozenset({"seat"})
+WINNER_TAKES_PIPS_FIELDS = frozenset(
+    {"blocked_winner", "tie", "minus_own", "out_wins", "takes", "win_points"}
+)
+FINISHING_ORDER_FIELDS = frozenset({"table", "tie", "rounding"})
+HIGHEST_PLAY_SCORE_FIELDS = frozenset({"tie"})
+
 
 def pure_python_asked() -> bool:
     """True when ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine."""

@@ -19,6 +19,17 @@ from typing import Any
 
 import attrs
 
+from bendolib._kernel_abi import (
+    DEAL_FIELDS,
+    DRAW_FIELDS,
+    FINISHING_ORDER_FIELDS,
+    FIXED_SEAT_FIELDS,
+    GEOMETRY_FIELDS,
+    HIGHEST_PLAY_SCORE_FIELDS,
+    MATCH_FIELDS,
+    RULESET_FIELDS,
+    WINNER_TAKES_PIPS_FIELDS,
+)
 from bendolib._kernel_abi import MAX_PLAYERS as MAX_PLAYERS
 from bendolib._kernel_abi import MAX_TILES as MAX_TILES
 from bendolib._kernel_abi import NotForKernelError as NotForKernelError
@@ -44,53 +55,18 @@ _MASK = (1 << 64) - 1
 
 #: The fields of each part the kernel plays, by class (anything else: the Python engine).
 KNOWN_FIELDS: dict[type, frozenset[str]] = {
-    RuleSet: frozenset(
-        {
-            "name",
-            "tileset",
-            "geometry",
-            "deal",
-            "start",
-            "draw",
-            "round_scoring",
-            "match",
-            "play_scoring",
-            "finish",
-            "wild_faces",
-            "effects",
-            "description",
-            "wild_mask",
-            "listing",
-            "closing",
-            "even_closing",
-            "penalties",
-            "origin",  # the rule set a variant was built from: a name, not a rule
-        }
-    ),
-    StraightGeometry: frozenset({"name", "uses_bends"}),
-    BendGeometry: frozenset({"name", "uses_bends"}),
-    Deal: frozenset({"hand_sizes", "table_tiles"}),
-    DrawPolicy: frozenset(
-        {
-            "when_stuck",
-            "voluntary",
-            "must_play",
-            "batch",
-            "max_per_turn",
-            "draws",
-            "after_voluntary",
-            "when_blocked",
-        }
-    ),
-    Match: frozenset({"target", "teams", "_seats", "target_check", "several"}),
+    RuleSet: RULESET_FIELDS,
+    StraightGeometry: GEOMETRY_FIELDS,
+    BendGeometry: GEOMETRY_FIELDS,
+    Deal: DEAL_FIELDS,
+    DrawPolicy: DRAW_FIELDS,
+    Match: MATCH_FIELDS,
     HighestDouble: frozenset({"no_double", "opens", "split"}),
     HolderOf: frozenset({"a", "b", "fallback"}),
-    FixedSeat: frozenset({"seat"}),
-    WinnerTakesPips: frozenset(
-        {"blocked_winner", "tie", "minus_own", "out_wins", "takes", "win_points"}
-    ),
-    FinishingOrder: frozenset({"table", "tie", "rounding"}),
-    HighestPlayScore: frozenset({"tie"}),
+    FixedSeat: FIXED_SEAT_FIELDS,
+    WinnerTakesPips: WINNER_TAKES_PIPS_FIELDS,
+    FinishingOrder: FINISHING_ORDER_FIELDS,
+    HighestPlayScore: HIGHEST_PLAY_SCORE_FIELDS,
     EndsMultiple: frozenset({"multiple"}),
     FaceEffects: frozenset({"by_face"}),
     Reverse: frozenset(),

@@ -16,7 +16,20 @@ from typing import Any
 
 import attrs
 
-from bendolib._kernel_abi import MAX_PLAYERS, MAX_TILES, NotForKernelError
+from bendolib._kernel_abi import (
+    DEAL_FIELDS,
+    DRAW_FIELDS,
+    FINISHING_ORDER_FIELDS,
+    FIXED_SEAT_FIELDS,
+    GEOMETRY_FIELDS,
+    HIGHEST_PLAY_SCORE_FIELDS,
+    MATCH_FIELDS,
+    MAX_PLAYERS,
+    MAX_TILES,
+    RULESET_FIELDS,
+    WINNER_TAKES_PIPS_FIELDS,
+    NotForKernelError,
+)
 from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry, TrianglePlacement
 from bendolib.geometry.trilattice import cell_coords
 from bendolib.rules.dealing import Deal
@@ -41,47 +54,14 @@ MAX_FACE = 14
 
 #: The fields of each part the kernel plays, by class (anything else: the Python engine).
 KNOWN_FIELDS: dict[type, frozenset[str]] = {
-    RuleSet: frozenset(
-        {
-            "name",
-            "tileset",
-            "geometry",
-            "deal",
-            "start",
-            "draw",
-            "round_scoring",
-            "match",
-            "play_scoring",
-            "finish",
-            "wild_faces",
-            "effects",
-            "description",
-            "wild_mask",
-            "listing",
-            "closing",
-            "even_closing",
-            "penalties",
-            "origin",  # the rule set a variant was built from: a name, not a rule
-        }
-    ),
-    TriangleGeometry: frozenset({"name", "uses_bends"}),
-    Deal: frozenset({"hand_sizes", "table_tiles"}),
-    DrawPolicy: frozenset(
-        {
-            "when_stuck",
-            "voluntary",
-            "must_play",
-            "batch",
-            "max_per_turn",
-            "draws",
-            "after_voluntary",
-            "when_blocked",
-        }
-    ),
+    RuleSet: RULESET_FIELDS,
+    TriangleGeometry: GEOMETRY_FIELDS,
+    Deal: DEAL_FIELDS,
+    DrawPolicy: DRAW_FIELDS,
     # (``several`` and ``zero_instead``: issue 21's options, read when the class has them)
-    Match: frozenset({"target", "teams", "_seats", "target_check", "several"}),
+    Match: MATCH_FIELDS,
     HighestTriple: frozenset({"no_triple", "opens", "zero_instead"}),
-    FixedSeat: frozenset({"seat"}),
+    FixedSeat: FIXED_SEAT_FIELDS,
     TriangleScoring: frozenset(
         {"opening_bonus", "zero_triple_bonus", "bridge_bonus", "hexagon_bonus"}
     ),
@@ -89,11 +69,9 @@ KNOWN_FIELDS: dict[type, frozenset[str]] = {
     TriominoesRoundScoring: frozenset({"out_bonus", "blocked"}),
     DrawPenalties: frozenset({"per_draw", "pass_after_draws", "pass_when_empty"}),
     # the chain games' round scorings, played by the chain kernel's score_round
-    WinnerTakesPips: frozenset(
-        {"blocked_winner", "tie", "minus_own", "out_wins", "takes", "win_points"}
-    ),
-    FinishingOrder: frozenset({"table", "tie", "rounding"}),
-    HighestPlayScore: frozenset({"tie"}),
+    WinnerTakesPips: WINNER_TAKES_PIPS_FIELDS,
+    FinishingOrder: FINISHING_ORDER_FIELDS,
+    HighestPlayScore: HIGHEST_PLAY_SCORE_FIELDS,
 }
 
 
