@@ -63,17 +63,13 @@ class StateError(ArgumentError):
     """
     A :class:`~bendolib.state.GameState` value out of its range (``check_state``: a seat
     that does not exist, a score that is not an int...): raised when such a state is
-    made, by ``GameState.create``, ``replace`` or unpickling.  The message starts with
-    ``GameState.<field>``.
+    made, by ``GameState.create``, ``replace`` or unpickling.  ``field`` names the value
+    (``"scores"``, ``"hand_masks"``...).
     """
 
-    @property
-    def field(self) -> str:
-        """The field the message names (``"scores"``...), or ``""``."""
-        text = str(self)
-        if not text.startswith("GameState."):
-            return ""
-        return text[len("GameState.") :].split(" ", 1)[0]
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class RuleSetError(BendolibError, ValueError):

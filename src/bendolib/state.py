@@ -662,7 +662,7 @@ def check_state(state: GameState) -> None:
 
     def bad(name: str, wanted: str) -> StateError:
         value = getattr(context, name, None) if name in _CONTEXT_NAMES else getattr(state, name)
-        return StateError(f"GameState.{name} is {wanted}, not {shown(value)}")
+        return StateError(f"GameState.{name} is {wanted}, not {shown(value)}", name)
 
     for name in ("seed", "round_number", "opening", "direction", "phase", "match_winner"):
         if not _int(getattr(context, name)):
@@ -695,11 +695,13 @@ def check_state(state: GameState) -> None:
         if hand < 0 or hand > full:
             raise StateError(
                 f"GameState.hand_masks[{seat}] holds tiles beyond the {count} of the tile set: "
-                f"{shown(hand)}"
+                f"{shown(hand)}",
+                "hand_masks",
             )
         if hand & held:
             raise StateError(
-                f"GameState.hand_masks[{seat}] holds a tile of another hand or of the stock"
+                f"GameState.hand_masks[{seat}] holds a tile of another hand or of the stock",
+                "hand_masks",
             )
         held |= hand
     if not isinstance(state.board, Board):
@@ -743,7 +745,9 @@ def check_state(state: GameState) -> None:
             and _int(result.round_number)
         ):
             raise StateError(
-                f"GameState.results holds a round result not for {players} players: {shown(result)}"
+                f"GameState.results holds a round result not for {players} players: "
+                f"{shown(result)}",
+                "results",
             )
     past = context.past
     if type(past) is not tuple or not all(isinstance(p, PastRound) for p in past):
