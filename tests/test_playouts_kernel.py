@@ -29,7 +29,7 @@ import bendolib
 from bendolib import GameState, Move, Place, apply, legal_moves, new_game
 from bendolib import playouts as kernel_api
 from bendolib._kernel_input import spec_tuple, state_tuple
-from bendolib._playouts_reference import Outcome, reference_playouts
+from bendolib._playouts_reference import Outcome, PlayoutError, reference_playouts
 from bendolib._rng import SplitMix64
 from bendolib.moves import Draw, NextRound, Pass, PlaceInCell
 from bendolib.rules.ruleset import RuleSet
@@ -192,8 +192,43 @@ def test_differential_configured_rule_sets(data: st.DataObject) -> None:
     listed = tuple(code(rules, m) for m in legal_moves(state))
     assert kernel.listing(spec, state_tuple(state)) == listed
     for until in ("round", "match"):
-        expected = reference_playouts(state, 3, seed=5, until=until, record=True)
+        try:
+            expected = reference_playouts(state, 3, seed=5, until=until, record=True)
+        except PlayoutError:
+            # a match that does not end (test_an_endless_match_stops_at_the_bound): the
+            # engine stopped at MAX_MOVES, and the kernel must refuse it too
+            with pytest.raises(kernel.UnsupportedError):
+                kernel_playouts(state, 3, seed=5, until=until)
+            continue
         assert_same(expected, kernel_playouts(state, 3, seed=5, until=until), rules.name)
+
+
+def endless_triominoes() -> RuleSet:
+    """
+    Triominoes whose draws cost more than random play scores: every score sinks below
+    zero and no match reaches the target (the configured rule set that kept
+    test_differential_configured_rule_sets in the engine for 16 CPU-minutes).
+    """
+    return bendolib.rules.get("triominoes").configure(
+        per_draw=10, pass_after_draws=20, pass_when_empty=6
+    )
+
+
+@needs_kernel
+def test_an_endless_match_stops_at_the_bound() -> None:
+    """
+    A match that never ends (/work/notes/closing.md: the configured rule sets' test spent
+    16 CPU-minutes in the engine): the kernel stops at MAXSTEPS and hands it to the engine,
+    which stops at the same bound and raises, where it used to play for ever.
+    """
+    kernel = kernel_api._kernel
+    assert kernel is not None
+    assert kernel.MAX_STEPS == kernel_api.MAX_MOVES == 200_000
+    state = new_game(endless_triominoes(), 2, seed=1)
+    with pytest.raises(kernel.UnsupportedError):
+        kernel_playouts(state, 1, seed=5, until="match")
+    with pytest.raises(PlayoutError, match=r"still going after 200,000 moves.*match may never end"):
+        kernel_api.playouts(state, 1, seed=5, until="match")
 
 
 @needs_kernel
@@ -305,6 +340,26 @@ def test_first_moves_are_played_first() -> None:
     listed = legal_moves(state)
     got = kernel_api.playouts(state, policy="heaviest", first=range(len(listed)), record=True)
     assert [o.choices[0] for o in got if o.choices] == list(range(len(listed)))
+
+
+def test_the_engines_bound_counts_moves_as_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """
+    The engine's playouts stop where the kernel's do (MAXSTEPS, playout.c and tri.c): a
+    playout of exactly MAX_MOVES moves is played, one that needs one more raises
+    (the endless match of /work/notes/closing.md, shown on a short bound).
+    """
+    import bendolib._playouts_reference as reference
+
+    state = new_game(endless_triominoes(), 2, seed=1)
+    (whole,) = reference_playouts(state, seed=5, until="round")
+    monkeypatch.setattr(reference, "MAX_MOVES", whole.moves)
+    assert reference_playouts(state, seed=5, until="round") == (whole,)
+    monkeypatch.setattr(reference, "MAX_MOVES", whole.moves - 1)
+    with pytest.raises(PlayoutError, match="round may never end"):
+        reference_playouts(state, seed=5, until="round")
+    monkeypatch.setattr(reference, "MAX_MOVES", 3000)
+    with pytest.raises(PlayoutError, match=r"playout 0 \(seed 5\) is still going after 3,000"):
+        reference_playouts(state, seed=5, until="match")
 
 
 def test_finished_rounds_play_nothing_or_the_next_round() -> None:

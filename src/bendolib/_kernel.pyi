@@ -5,6 +5,7 @@ from typing import Any
 ABI: int
 MAX_TILES: int
 MAX_PLAYERS: int
+MAX_STEPS: int
 
 class UnsupportedError(Exception):
     """A rule set, state or event the kernel leaves to the Python engine."""

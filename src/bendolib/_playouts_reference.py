@@ -15,6 +15,11 @@ for every seat.  Playout ``i`` of a batch draws its random choices from
   the heaviest, ties going to the one that leaves the most tiles of the hand playable
   (the first listed among equals), else the draw, else the first move.
 
+A playout is at most :data:`MAX_MOVES` moves long, on either engine: rules under which a
+match may never end (Triominoes with high draw penalties: every score sinks below zero
+and none reaches the target) would otherwise play forever, and a playout that needs
+more moves raises :class:`PlayoutError`.
+
 A placement is a :class:`~bendolib.moves.Place` on the chains, a
 :class:`~bendolib.moves.PlaceInCell` on the triangles (which the kernel leaves to this
 module).
@@ -42,10 +47,16 @@ from bendolib.state import GAME_OVER, PLAYING, GameState
 POLICIES = ("random", "heaviest", "greedy")
 #: How far a playout goes: to the end of the round, or of the match.
 UNTIL = ("round", "match")
+#: The most moves one playout plays (a match of many rounds included): the compiled
+#: kernel's ``MAXSTEPS`` (``_kernel.d/kernel.h``, exported as ``_kernel.MAX_STEPS``).
+MAX_MOVES = 200_000
 
 
 class PlayoutError(BendolibError, ValueError):
-    """Playout arguments that do not fit (a policy name, a first move, a count)."""
+    """
+    Playout arguments that do not fit (a policy name, a first move, a count), or a
+    playout that has not ended after :data:`MAX_MOVES` moves.
+    """
 
 
 class Outcome(NamedTuple):
@@ -202,6 +213,12 @@ def reference_playouts(
         choices: list[int] = []
         forced = first[i] if first is not None else -1
         while (current.phase == PLAYING) if stop == PLAYING else (current.phase != GAME_OVER):
+            if len(choices) >= MAX_MOVES:
+                raise PlayoutError(
+                    f"playout {i} (seed {seed}) is still going after {MAX_MOVES:,} moves, "
+                    f"scores {str(current.scores)[:60]}: under these rules the {until} "
+                    "may never end"
+                )
             legal = legal_moves(current)
             if forced >= 0:
                 k, forced = forced, -1

@@ -28,6 +28,7 @@ from typing import Any
 from bendolib._kernel_abi import NotForKernelError, load_kernel, missing_reason
 from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import (
+    MAX_MOVES,
     POLICIES,
     UNTIL,
     Outcome,
@@ -146,7 +147,10 @@ def playouts(
     (then ``count`` may be left out); ``record=True`` keeps every move's index in
     ``Outcome.choices``.  The same arguments give the same outcomes with or without the
     compiled kernel.  The kernel plays without holding the GIL, so playouts in several
-    threads run in parallel.
+    threads run in parallel.  A playout still going after :data:`MAX_MOVES` moves (a
+    match whose target no score reaches, under some configured rules) raises
+    :class:`PlayoutError` on both engines (the kernel hands it to the engine, which
+    replays it to the same bound).
     """
     count = check_arguments(state, count, policy, seed, until, first)
     reason = _MISSING
@@ -230,6 +234,7 @@ def playouts_many(
 
 __all__ = [
     "KERNEL",
+    "MAX_MOVES",
     "POLICIES",
     "UNTIL",
     "Outcome",

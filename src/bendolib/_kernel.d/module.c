@@ -170,7 +170,8 @@ PyMODINIT_FUNC PyInit__kernel(void) {
        build (an editable install after a pull) is ignored rather than half used. */
     if (PyModule_AddIntConstant(m, "ABI", 3) ||
         PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
-        PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
+        PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) ||
+        PyModule_AddIntConstant(m, "MAX_STEPS", MAXSTEPS)) {
         Py_DECREF(m);
         return NULL;
     }
