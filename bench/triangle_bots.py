@@ -1,10 +1,11 @@
-"""Bot strength on the triangle games: greedy vs random and search vs greedy (docs/bots.md).
+"""Bot strength on the triangle games: greedy vs random and search vs greedy (docs/triangles.md).
 
     python bench/triangle_bots.py [--matches 100] [--search-matches 20] [--worlds 4] [--seed 2026]
 
 Two players, seats rotated, on all CPUs. Triangle Dominoes plays one round a match (its
 rules); Triominoes plays matches to 400 for greedy vs random, and single rounds
-(``target=1``) for search vs greedy, whose rollouts run on the Python engine.
+(``target=1``) for search vs greedy, whose rollouts run in the compiled kernel
+(docs/triangles.md).
 Plain script: it prints figures and asserts nothing.
 """
 

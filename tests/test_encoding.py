@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -116,6 +117,32 @@ def test_action_space_sizes() -> None:
     assert action_count(basic) == 28 + 28 * 2 * 2 * 2 + 3
     five = rules.get("all-five")
     assert max_ends(five) == 4
+
+
+def test_the_sizes_on_the_encoding_page_are_the_codes() -> None:
+    """
+    docs/encoding.md's "Sizes:" sentences give each rule set's encoding size for exactly
+    the player counts it allows (the page said "2 to 6 players" for both triangle games,
+    while Triangle Dominoes allows 2 to 4).
+    """
+    page = (Path(__file__).resolve().parent.parent / "docs" / "encoding.md").read_text()
+    text = " ".join(page.split())
+
+    def sizes(name: str) -> str:
+        counts = rules.get(name).player_counts
+        return " / ".join(f"{encoding_size(rules.get(name), p):,}" for p in counts)
+
+    assert f'"basic" encodes to {sizes("basic")} ints for 2 / 3 / 4 players' in text
+    assert f'"all-five" to {sizes("all-five")},' in text
+    assert f"action tiles to {sizes('bendo-all-in-actions')}." in text
+    dominoes, triominoes = rules.get("triangle-dominoes"), rules.get("triominoes")
+    assert dominoes.player_counts == (2, 3, 4)
+    assert triominoes.player_counts == (2, 3, 4, 5, 6)
+    assert (
+        f"the triangle games encode to {sizes('triangle-dominoes')} ints for 2 / 3 / 4 "
+        "players (Triangle Dominoes is played by 2 to 4), and Triominoes, played by 2 to 6, "
+        f"to {encoding_size(triominoes, 5):,} / {encoding_size(triominoes, 6):,} for 5 / 6."
+    ) in text
 
 
 def test_an_illegal_action_number_is_refused() -> None:
