@@ -204,3 +204,37 @@ def test_planes_add_the_triangle_layout_as_a_2d_grid() -> None:
             break
     with pytest.raises(bendolib.BendolibError, match="planes"):
         adapter.BendolibGymEnv("basic", planes=True)
+
+
+class _VandalBot(bendolib.bots.RandomBot):
+    """A random opponent that then clears the board tables of the observation it got."""
+
+    name = "vandal"
+
+    def choose(self, observation: Any, legal_moves: Any, rng: Any) -> Any:
+        move = super().choose(observation, legal_moves, rng)
+        for table in (
+            getattr(observation.board, "numbers", None),
+            getattr(observation.board, "filled", None),
+        ):
+            if isinstance(table, dict):
+                table.clear()
+        return move
+
+
+def test_an_opponent_writing_into_its_observation_cannot_change_the_game() -> None:
+    """The env hands its bots detached observations (/work/notes/closing.md, issue 26
+    left-overs): a bot that clears the triangle board's tables plays random's game."""
+    seen = []
+    for opponent in (bendolib.bots.RandomBot(), _VandalBot()):
+        env = adapter.BendolibGymEnv(TRIANGLE_DOMINOES, opponents=[opponent])
+        observation, info = env.reset(seed=4)
+        steps = [observation["observation"].tolist()]
+        for _ in range(30):
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            observation, _, terminated, truncated, info = env.step(action)
+            steps.append(observation["observation"].tolist())
+            if terminated or truncated:
+                break
+        seen.append(steps)
+    assert seen[0] == seen[1] and len(seen[0]) > 5

@@ -303,3 +303,64 @@ def test_the_table_prints_intervals_in_brackets() -> None:
     result = run_tournament(SHORT, ["greedy", "random"], 4, seed=2, executor=SerialExecutor())
     s = result.standings[0]
     assert f"[{s.mean_points.low:.1f}, {s.mean_points.high:.1f}]" in result.table()
+
+
+class VandalBot(RandomBot):
+    """A random bot that then writes into everything it was given that it can change."""
+
+    name = "vandal"
+
+    def choose(
+        self, observation: Observation, legal_moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        move = super().choose(observation, legal_moves, rng)
+        if isinstance(legal_moves, list):
+            legal_moves.clear()
+        for seen in (observation, observation.start):
+            board = seen.board if seen is not None else None
+            for table in (getattr(board, "numbers", None), getattr(board, "filled", None)):
+                if isinstance(table, dict):
+                    table.clear()
+                    table[0] = 99
+        return move
+
+
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes", "basic"])
+def test_a_bot_writing_into_what_it_was_given_cannot_change_the_match(name: str) -> None:
+    """
+    /work/notes/closing.md (issue 26 left-overs): the runner handed bots the game's own
+    objects, and a bot clearing the triangle board's tables it was given turned a
+    113-move Triangle Dominoes match into a 29-move one.  The legal moves are a tuple of
+    frozen moves and the observation is detached: the vandal plays random's match.
+    """
+    ruleset = rules.get(name, target=60) if name == "triominoes" else rules.get(name)
+    plain = play_match(ruleset, [RandomBot(), RandomBot()], seed=3)
+    vandal = play_match(ruleset, [VandalBot(), RandomBot()], seed=3)
+    assert vandal.moves == plain.moves
+    assert vandal.scores == plain.scores
+    assert vandal.final.board == plain.final.board
+    assert getattr(vandal.final.board, "numbers", None) == getattr(
+        plain.final.board, "numbers", None
+    )
+
+
+def test_a_detached_observation_is_equal_and_shares_no_table() -> None:
+    from bendolib.geometry.triangles import TriangleBoard
+    from bendolib.observation import detached
+
+    state = bendolib.new_game(rules.get("triangle-dominoes"), 2, seed=1)
+    while not isinstance(state.board, TriangleBoard) or len(state.board.numbers) < 6:
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+    seen = state.observation(state.current_player)
+    copy = detached(seen)
+    board, copied = seen.board, copy.board
+    assert isinstance(board, TriangleBoard) and isinstance(copied, TriangleBoard)
+    assert copy == seen and copied == board
+    assert copied.numbers == board.numbers and copied.filled == board.filled
+    assert copied.numbers is not board.numbers and copied.filled is not board.filled
+    chain = bendolib.new_game(rules.get("basic"), 2, seed=1)
+    chain = bendolib.apply(chain, bendolib.legal_moves(chain)[0])
+    plain = chain.observation(0)
+    assert detached(plain) is plain  # nothing to copy on a chain
+    with pytest.raises(TypeError, match="Observation"):
+        detached(state)  # type: ignore[arg-type]

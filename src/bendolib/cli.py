@@ -28,6 +28,7 @@ from bendolib.geometry.triangles import TriangleBoard
 from bendolib.limits import MAX_DEPTH, MAX_DIGITS, clipped, nests_within
 from bendolib.moves import NEXT_ROUND, Draw, Move, Pass
 from bendolib.notation import parse_move
+from bendolib.observation import detached
 from bendolib.render_html import HANDS, to_html
 from bendolib.render_svg import to_svg
 from bendolib.rules.ruleset import RuleSet
@@ -408,7 +409,8 @@ def _play(args: argparse.Namespace) -> int:
                 out.write(f"you play {move}\n")
             else:
                 try:
-                    move = bot.choose(state.observation(player), legal_moves(state), rng)
+                    seen = detached(state.observation(player))  # cannot change the game
+                    move = bot.choose(seen, legal_moves(state), rng)
                 except Exception as exc:  # a failing bot ends the game with a message
                     raise BendolibError(f"{names[player]} failed: {exc!r}") from exc
                 out.write(f"{names[player]} plays {move}\n")

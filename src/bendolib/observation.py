@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from bendolib._inference import (
@@ -45,6 +47,7 @@ __all__ = [
     "Taken",
     "deck_layout",
     "deduce",
+    "detached",
     "draw_counts",
     "fitting",
     "hidden_deal",
@@ -202,6 +205,43 @@ def observe(state: GameState, player: int) -> Observation:
         return _view(state, player, history, _taken(state, history, player), None)
     start = _view(origin, player, (), (), None)
     return _view(state, player, history, _taken_since(origin, state, history, player), start)
+
+
+#: The types of a board's tables that a bot could change in place.
+_MUTABLE = (dict, list, set, bytearray)
+#: The attrs fields of each board class met so far, by class.
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _detached_board(board: Board) -> Board:
+    """``board``, or an equal board whose tables (dicts, lists) are copies of its own."""
+    names = _FIELDS.get(type(board))
+    if names is None:
+        names = _FIELDS[type(board)] = tuple(f.name for f in attrs.fields(type(board)))
+    tables = {name: value for name in names if isinstance(value := getattr(board, name), _MUTABLE)}
+    if not tables:
+        return board
+    copies: dict[str, Any] = {name: value.copy() for name, value in tables.items()}
+    return attrs.evolve(board, **copies)
+
+
+def detached(observation: Observation) -> Observation:
+    """
+    ``observation``, sharing nothing a bot could change with the game it comes from: an
+    equal observation whose boards' tables (the triangle board's ``numbers`` and
+    ``filled`` dicts) are copies; the chain games' boards hold none, and their
+    observation is returned as it is.  The runner, the command line and the adapters
+    hand bots this, so that a bot writing into what it was given cannot change the match.
+    """
+    if not isinstance(observation, Observation):
+        raise TypeError(f"detached takes an Observation, not {type(observation).__name__}")
+    board = _detached_board(observation.board)
+    start = observation.start
+    if start is not None:
+        start = detached(start)
+    if board is observation.board and start is observation.start:
+        return observation
+    return attrs.evolve(observation, board=board, start=start)
 
 
 def _view(

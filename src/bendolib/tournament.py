@@ -34,7 +34,7 @@ from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError
 from bendolib.moves import Move
 from bendolib.notation import parse_move
-from bendolib.observation import Observation
+from bendolib.observation import Observation, detached
 from bendolib.records import GameRecord, record_of
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
@@ -132,9 +132,13 @@ def _ask(
     state: GameState,
     seeds: tuple[int, int],
 ) -> Move:
-    """The bot's move; :class:`BotError` when it raises or answers a move not in ``legal``."""
+    """
+    The bot's move; :class:`BotError` when it raises or answers a move not in ``legal``.
+    The bot gets ``legal`` (a tuple of frozen moves) and a :func:`detached` observation:
+    nothing it writes into reaches the match.
+    """
     try:
-        move = bot.choose(observation, legal, rng)
+        move = bot.choose(detached(observation), legal, rng)
     except ForfeitError:
         raise
     except Exception as exc:

@@ -66,6 +66,7 @@ from bendolib.encoding import (
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import IllegalMoveError, RuleSetError
 from bendolib.moves import NEXT_ROUND
+from bendolib.observation import detached
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 from bendolib.vector import POLICIES, Opponent, VectorGames
@@ -172,7 +173,8 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 move = legal[0]
             else:
                 bot = self._bots[player]
-                move = bot.choose(state.observation(player), legal, self._rngs[player])
+                seen = detached(state.observation(player))  # the bot cannot change the game
+                move = bot.choose(seen, legal, self._rngs[player])
             state = apply(state, move)
         self.game_state = state
         return reward
