@@ -1010,6 +1010,16 @@ static int t_cell_of(long long i, long long j, long long down) {
     return (int)(((i + TMID) * TW + (j + TMID)) * 2 + down);
 }
 
+/* *cell: the cell named by the tuple p's first three items (x, y, down) */
+static int t_read_cell(PyObject *p, int *cell, const char *beyond) {
+    long long i, j, down;
+    GET(p, 0, i);
+    GET(p, 1, j);
+    GET(p, 2, down);
+    *cell = t_cell_of(i, j, down);
+    return *cell < 0 ? unsupported(beyond) : 0;
+}
+
 /* state tuple: see bendolib._kernel_tri_input.tri_state_tuple */
 static int tri_read_state(const TSpec *sp, PyObject *t, TState *st) {
     memset(st, 0, offsetof(TState, num));
@@ -1094,16 +1104,11 @@ static int tri_read_state(const TSpec *sp, PyObject *t, TState *st) {
         return -1;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(placements); k++) {
         PyObject *p = PyTuple_GET_ITEM(placements, k);
-        long long i, j, down, c[3];
-        if (tuple_of(p, 6, "placement"))
+        long long c[3];
+        int cell, corner[3];
+        if (tuple_of(p, 6, "placement") ||
+            t_read_cell(p, &cell, "a tile beyond the kernel's lattice"))
             return -1;
-        GET(p, 0, i);
-        GET(p, 1, j);
-        GET(p, 2, down);
-        int cell = t_cell_of(i, j, down);
-        if (cell < 0)
-            return unsupported("a tile beyond the kernel's lattice");
-        int corner[3];
         t_corners(cell, corner);
         for (int m = 0; m < 3; m++) {
             GET(p, 3 + m, c[m]);
@@ -1118,16 +1123,11 @@ static int tri_read_state(const TSpec *sp, PyObject *t, TState *st) {
     if (st->nsites > TMAXSITES)
         return unsupported("more open cells than the kernel holds");
     for (int k = 0; k < st->nsites; k++) {
-        PyObject *s = PyTuple_GET_ITEM(sites, k);
-        long long i, j, down;
-        if (tuple_of(s, 3, "site"))
+        PyObject *site = PyTuple_GET_ITEM(sites, k);
+        int cell;
+        if (tuple_of(site, 3, "site") ||
+            t_read_cell(site, &cell, "an open cell beyond the kernel's lattice"))
             return -1;
-        GET(s, 0, i);
-        GET(s, 1, j);
-        GET(s, 2, down);
-        int cell = t_cell_of(i, j, down);
-        if (cell < 0)
-            return unsupported("an open cell beyond the kernel's lattice");
         st->sites[k] = (uint16_t)cell;
         st->flags[cell >> 1] |= (uint8_t)(4 << (cell & 1));
     }
