@@ -22,6 +22,7 @@ import attrs
 
 from bendolib import position_text, records
 from bendolib import rules as rules_registry
+from bendolib._playouts_reference import MAX_MOVES
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError, IllegalMoveError, ParseError
 from bendolib.geometry.triangles import TriangleBoard
@@ -384,8 +385,14 @@ def _play(args: argparse.Namespace) -> int:
         f"you are player {seat}{with_whom}\n"
     )
     prompter = _Prompter(sys.stdin, out)
+    played = 0
     try:
         while not state.is_game_over:
+            if played >= args.max_moves:
+                out.write(f"game left unfinished after {played:,} moves\n")
+                _save_record(args, state, names, start)
+                raise _too_long(state, args.max_moves, seed)
+            played += 1
             if state.is_round_over:
                 out.write("\n" + state_text(state, viewer=seat) + "\n")
                 out.write(_round_summary(state, names) + "\n")
@@ -425,6 +432,15 @@ def _play(args: argparse.Namespace) -> int:
     out.write(f"match over: {winners} wins\n")
     _save_record(args, state, names, start)
     return 0
+
+
+def _too_long(state: GameState, max_moves: int, seed: int) -> BendolibError:
+    """The error of ``play`` at ``--max-moves`` (the match may never end)."""
+    from bendolib.tournament import MatchTooLongError
+
+    return MatchTooLongError(
+        repr(state.rules), max_moves, state.seed, seed, state.round_number, state.scores
+    )
 
 
 def _load_position(text: str) -> GameState:
@@ -585,6 +601,28 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _max_moves(text: str) -> int:
+    """``--max-moves``: a positive number of moves."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive number of moves, not {text!r}")
+    return value
+
+
+def _add_max_moves(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-moves",
+        type=_max_moves,
+        default=MAX_MOVES,
+        metavar="N",
+        help="stop with an error when a match is still going after N moves "
+        "(default: %(default)s; some configured rules never end a match)",
+    )
+
+
 def _executor(args: argparse.Namespace) -> Any:
     """The executor of ``--jobs`` / ``--dask`` (None: the default process pool)."""
     from bendolib import runner
@@ -646,6 +684,7 @@ def _simulate(args: argparse.Namespace) -> int:
             executor=executor,
             progress=progress,
             keep_moves=bool(args.records),
+            max_moves=args.max_moves,
         )
     except tournament.TournamentInterrupted as stop:
         result = stop.result
@@ -730,6 +769,7 @@ def _league(args: argparse.Namespace) -> int:
             results=args.results,
             keep_moves=bool(args.records),
             names=names,
+            max_moves=args.max_moves,
         )
     except league.LeagueInterrupted as stop:
         result = stop.result
@@ -1063,6 +1103,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_false",
         help="ask even when a draw or a pass is your only move (default: played for you)",
     )
+    _add_max_moves(play)
     play.set_defaults(func=_play)
 
     simulate = sub.add_parser(
@@ -1088,6 +1129,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--records", metavar="DIR", help="write each match's game record to DIR/match-N.json"
     )
+    _add_max_moves(simulate)
     simulate.set_defaults(func=_simulate)
 
     league = sub.add_parser(
@@ -1133,6 +1175,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(league, "matches")
     league.add_argument("--json", action="store_true", help="print the results as JSON")
+    _add_max_moves(league)
     league.set_defaults(func=_league)
 
     play_self = sub.add_parser(

@@ -39,6 +39,7 @@ from bendolib.bots.bot import Bot
 from bendolib.engine import apply, new_game
 from bendolib.errors import BendolibError
 from bendolib.notation import parse_move
+from bendolib.playouts import MAX_MOVES
 from bendolib.records import GameRecord, record_of
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
@@ -47,6 +48,7 @@ from bendolib.tournament import (
     Interval,
     MatchRecord,
     bot_name,
+    check_max_moves,
     match_bot_seed,
     mean_interval,
     play_match,
@@ -117,12 +119,14 @@ def _play_chunk(
     seed: int,
     table_list: tuple[tuple[int, ...], ...],
     keep_moves: bool,
+    max_moves: int,
     indices: tuple[int, ...],
 ) -> list[MatchRecord]:
     out = []
     for index in indices:
         seats, deal, bot_seed = league_match(index, seed, table_list)
-        out.append(play_record(rules, entrants, seats, index, deal, bot_seed, keep_moves))
+        record = play_record(rules, entrants, seats, index, deal, bot_seed, keep_moves, max_moves)
+        out.append(record)
     return out
 
 
@@ -208,7 +212,10 @@ class LeagueResult:
                 state = apply(state, parse_move(text, state))
         elif self.bots:
             bots = [self.bots[e] for e in match.seats]
-            state = play_match(self.ruleset, bots, match.seed, match.bot_seed).final
+            bound = max(MAX_MOVES, match.moves)
+            state = play_match(
+                self.ruleset, bots, match.seed, match.bot_seed, max_moves=bound
+            ).final
         else:
             raise BendolibError("this league result keeps neither the moves nor the bots")
         if state.scores != match.scores:
@@ -529,6 +536,7 @@ def run_league(
     results: str | os.PathLike[str] | None = None,
     keep_moves: bool = False,
     names: Sequence[str] | None = None,
+    max_moves: int = MAX_MOVES,
 ) -> LeagueResult:
     """
     Play ``matches`` matches of a league among ``entrants`` (bots, or names for
@@ -544,6 +552,9 @@ def run_league(
     Ctrl-C); a file of the same league is read first and its matches are not played
     again, a file of another league raises :class:`LeagueFileError`.  ``names`` label
     the entrants (default: the text that named a bot, else its name; repeats numbered).
+    A failing bot (:class:`~bendolib.tournament.BotError`) or a match still going after
+    ``max_moves`` moves (:class:`~bendolib.tournament.MatchTooLongError`) stops the
+    league, the finished matches kept in ``results``.
     """
     ruleset = rules_registry.get(rules) if isinstance(rules, str) else rules
     bots = tuple(bot_registry.get(e) if isinstance(e, str) else e for e in entrants)
@@ -609,7 +620,8 @@ def run_league(
         if progress is not None:
             progress(already + done, already + total)
 
-    task = partial(_play_chunk, ruleset, bots, seed, table_list, keep_moves)
+    check_max_moves(max_moves)
+    task = partial(_play_chunk, ruleset, bots, seed, table_list, keep_moves, max_moves)
     own = executor is None
     pool: Executor = SerialExecutor()
     try:

@@ -31,10 +31,12 @@ from bendolib import rules as rules_registry
 from bendolib._rng import derive_seed
 from bendolib.bots.bot import Bot, ForfeitError
 from bendolib.engine import apply, legal_moves, new_game
-from bendolib.errors import BendolibError
+from bendolib.errors import ArgumentError, BendolibError
+from bendolib.limits import clipped, shown
 from bendolib.moves import Move
 from bendolib.notation import parse_move
 from bendolib.observation import Observation, detached
+from bendolib.playouts import MAX_MOVES
 from bendolib.records import GameRecord, record_of
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
@@ -122,6 +124,77 @@ class BotError(BendolibError):
         """The same error, naming tournament match ``match``."""
         args = (self.problem, self.bot, self.seat, self.seed, self.bot_seed, self.position)
         return BotError(*args, match)
+
+
+class MatchTooLongError(BendolibError):
+    """
+    A match still going after ``max_moves`` moves (:func:`play_match`): under some
+    configured rules no score ever reaches the target, and the match would never end.
+
+    ``rules`` is the rule set's text (its name and changed parameters), ``max_moves``
+    the bound, ``match`` the tournament's match index (None outside a tournament),
+    ``seed`` and ``bot_seed`` the seeds that replay the match, ``round_number`` and
+    ``scores`` where it had got to.
+    """
+
+    def __init__(
+        self,
+        rules: str,
+        max_moves: int,
+        seed: int,
+        bot_seed: int,
+        round_number: int,
+        scores: tuple[int, ...],
+        match: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.max_moves = max_moves
+        self.seed = seed
+        self.bot_seed = bot_seed
+        self.round_number = round_number
+        self.scores = scores
+        self.match = match
+        where = f"match {match}, " if match is not None else ""
+        super().__init__(
+            f"the match of {clipped(rules, 200)} is still going after {max_moves:,} moves "
+            f"(round {round_number}, scores {clipped(str(list(scores)), 60)}; {where}"
+            f"seed {seed}, bot seed {bot_seed}): under these rules it may never end"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._args())
+
+    def _args(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.max_moves,
+            self.seed,
+            self.bot_seed,
+            self.round_number,
+            self.scores,
+            self.match,
+        )
+
+    def in_match(self, match: int) -> MatchTooLongError:
+        """The same error, naming tournament match ``match``."""
+        return MatchTooLongError(
+            self.rules,
+            self.max_moves,
+            self.seed,
+            self.bot_seed,
+            self.round_number,
+            self.scores,
+            match,
+        )
+
+
+def check_max_moves(max_moves: int) -> int:
+    """``max_moves`` itself: a positive int (:class:`TypeError`, :class:`ArgumentError`)."""
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+        raise TypeError(f"max_moves is an int, not {type(max_moves).__name__}")
+    if max_moves < 1:
+        raise ArgumentError(f"max_moves must be at least 1, not {shown(max_moves)}")
+    return max_moves
 
 
 def _ask(
@@ -226,6 +299,8 @@ def play_match(
     seed: int,
     bot_seed: int | None = None,
     on_decision: Callable[[GameState, Observation, tuple[Move, ...], Move], None] | None = None,
+    *,
+    max_moves: int = MAX_MOVES,
 ) -> MatchResult:
     """
     One match between ``bots`` (one per seat, seat order), dealt from ``seed``.
@@ -237,8 +312,12 @@ def play_match(
     :class:`~bendolib.bots.bot.ForfeitError` loses the match (``MatchResult.forfeit``).
     Before the first move each bot's ``start_match(rules, players, seat)`` is called
     when it has one.  ``on_decision(state, observation, legal_moves, move)`` is called
-    after every move a bot chose.
+    after every move a bot chose.  A match still going after ``max_moves`` moves
+    (``next`` between rounds included; default
+    :data:`~bendolib.playouts.MAX_MOVES`, 200,000) raises :class:`MatchTooLongError`:
+    some configured rules let a match go on for ever.
     """
+    check_max_moves(max_moves)
     ruleset = _resolve_rules(rules)
     players = _resolve_bots(bots)
     base = seed if bot_seed is None else bot_seed
@@ -250,6 +329,10 @@ def play_match(
             _call_start(start, ruleset, len(players), seat, player, state, (seed, base))
     moves: list[Turn] = []
     while not state.is_game_over:
+        if len(moves) >= max_moves:
+            raise MatchTooLongError(
+                repr(ruleset), max_moves, seed, base, state.round_number, state.scores
+            )
         legal = legal_moves(state)
         seat = state.current_player
         if len(legal) == 1:
@@ -411,7 +494,10 @@ class TournamentResult:
                 state = apply(state, parse_move(text, state))
         elif self.bots:
             bots = [self.bots[e] for e in match.seats]
-            state = play_match(self.ruleset, bots, match.seed, match.bot_seed).final
+            bound = max(MAX_MOVES, match.moves)
+            state = play_match(
+                self.ruleset, bots, match.seed, match.bot_seed, max_moves=bound
+            ).final
         else:
             raise BendolibError("this tournament result keeps neither the moves nor the bots")
         if state.scores != match.scores or not (state.is_game_over or match.forfeit >= 0):
@@ -508,6 +594,7 @@ def _play_chunk(
     bots: tuple[Bot, ...],
     seed: int,
     keep_moves: bool,
+    max_moves: int,
     indices: tuple[int, ...],
 ) -> list[MatchRecord]:
     players = len(bots)
@@ -520,6 +607,7 @@ def _play_chunk(
             match_seed(seed, index, players),
             match_bot_seed(seed, index),
             keep_moves,
+            max_moves,
         )
         for index in indices
     ]
@@ -533,15 +621,20 @@ def play_record(
     seed: int,
     bot_seed: int,
     keep_moves: bool = False,
+    max_moves: int = MAX_MOVES,
 ) -> MatchRecord:
     """
     Match ``index`` of a tournament or league as a :class:`MatchRecord`: ``entrants[e]``
-    plays in the seat ``s`` with ``seats[s] == e``; a :class:`BotError` names the match.
+    plays in the seat ``s`` with ``seats[s] == e``; a :class:`BotError` or
+    :class:`MatchTooLongError` names the match.
     """
+    bots = [entrants[e] for e in seats]
     try:
-        result = play_match(rules, [entrants[e] for e in seats], seed, bot_seed)
+        result = play_match(rules, bots, seed, bot_seed, max_moves=max_moves)
     except BotError as exc:
         raise exc.in_match(index) from exc.__cause__
+    except MatchTooLongError as exc:
+        raise exc.in_match(index) from None
     players = len(seats)
     return MatchRecord(
         index=index,
@@ -579,6 +672,7 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     *,
     keep_moves: bool = False,
+    max_moves: int = MAX_MOVES,
 ) -> TournamentResult:
     """
     Play ``matches`` seeded matches between ``bots`` (one entrant per seat), seats
@@ -593,7 +687,8 @@ def run_tournament(
     On Ctrl-C the matches not started are cancelled (and, in the default pool, those
     running are ended) and :class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is
     raised within about a second, holding the result of the matches that finished.  A
-    failing bot raises :class:`BotError`.
+    failing bot raises :class:`BotError`, a match still going after ``max_moves`` moves
+    (:func:`play_match`) :class:`MatchTooLongError`: either stops the tournament.
     """
     ruleset = _resolve_rules(rules)
     entrants = _resolve_bots(bots)
@@ -603,6 +698,7 @@ def run_tournament(
         )
     if matches < 0:
         raise ValueError("matches cannot be negative")
+    check_max_moves(max_moves)
     own = executor is None
     found: list[MatchRecord] = []
 
@@ -618,7 +714,7 @@ def run_tournament(
             interrupted=interrupted,
         )
 
-    task = partial(_play_chunk, ruleset, entrants, seed, keep_moves)
+    task = partial(_play_chunk, ruleset, entrants, seed, keep_moves, max_moves)
     pool: Executor = SerialExecutor()
     try:
         pool = process_pool() if executor is None else executor
@@ -649,11 +745,13 @@ __all__ = [
     "Interval",
     "MatchRecord",
     "MatchResult",
+    "MatchTooLongError",
     "SerialExecutor",
     "Standing",
     "TournamentInterrupted",
     "TournamentResult",
     "bot_name",
+    "check_max_moves",
     "match_bot_seed",
     "match_seats",
     "match_seed",

@@ -64,9 +64,10 @@ from bendolib.encoding import (
     planes_shape,
 )
 from bendolib.engine import apply, legal_moves, new_game
-from bendolib.errors import IllegalMoveError, RuleSetError
+from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.moves import NEXT_ROUND
 from bendolib.observation import detached
+from bendolib.playouts import MAX_MOVES
 from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING, GameState
 from bendolib.vector import POLICIES, Opponent, VectorGames
@@ -85,9 +86,13 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     every episode), ``episode`` (``"round"`` or ``"match"``), ``skip_forced`` (play
     the agent's only legal move for it, as tournaments do: default True), ``illegal``
     (``"penalty"`` or ``"raise"``), ``render_mode`` (``"ansi"``), ``planes`` (triangle
-    games: the observation's ``layout``, the 2-D planes of the layout).  ``reset(seed=...)``
-    picks the deal and the bots' random generators: the same seed and actions give the
-    same episode.
+    games: the observation's ``layout``, the 2-D planes of the layout), ``max_moves``
+    (default :data:`~bendolib.playouts.MAX_MOVES`, 200,000): an episode still going after
+    that many moves (every seat's, ``next`` between rounds included) is truncated
+    (``truncated=True``; some configured rules never end a match), and ``reset`` raises
+    :class:`~bendolib.errors.ArgumentError` if the bots reach it before the agent's first
+    decision.  ``reset(seed=...)`` picks the deal and the bots' random generators: the
+    same seed and actions give the same episode.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
@@ -103,7 +108,14 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal: Literal["penalty", "raise"] = "penalty",
         render_mode: str | None = None,
         planes: bool = False,
+        max_moves: int = MAX_MOVES,
     ) -> None:
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+            raise TypeError(f"max_moves is an int, not {type(max_moves).__name__}")
+        if max_moves < 1:
+            raise ArgumentError(f"max_moves must be at least 1, not {max_moves}")
+        self.max_moves = max_moves
+        self._moves = 0
         self.rules = registry.get(rules) if isinstance(rules, str) else rules
         if planes and not on_cells(self.rules):
             raise RuleSetError(f"planes=True draws a layout of cells: {self.rules.name} has none")
@@ -160,14 +172,15 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while True:
             if state.phase != PLAYING:
                 reward += round_returns(state, self._start)[self.seat]
-                if self.episode == "round" or state.is_game_over:
+                if self.episode == "round" or state.is_game_over or self._cut():
                     break
                 state = apply(state, NEXT_ROUND)
+                self._moves += 1
                 self._start = state.side_scores
                 continue
             legal = legal_moves(state)
             player = state.current_player
-            if player == self.seat and not (self.skip_forced and len(legal) == 1):
+            if (player == self.seat and not (self.skip_forced and len(legal) == 1)) or self._cut():
                 break
             if len(legal) == 1:
                 move = legal[0]
@@ -176,6 +189,7 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 seen = detached(state.observation(player))  # the bot cannot change the game
                 move = bot.choose(seen, legal, self._rngs[player])
             state = apply(state, move)
+            self._moves += 1
         self.game_state = state
         return reward
 
@@ -183,6 +197,14 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.game_state
         assert state is not None
         return state.is_game_over if self.episode == "match" else state.phase != PLAYING
+
+    def _cut(self) -> bool:
+        """``max_moves`` moves have been played in this episode."""
+        return self._moves >= self.max_moves
+
+    def _truncated(self) -> bool:
+        """The episode is cut at ``max_moves`` (and not over)."""
+        return self._cut() and not self._over()
 
     def _observation(self) -> dict[str, Any]:
         assert self.game_state is not None
@@ -196,7 +218,8 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """1 (int8) for each legal action of the agent (all 0 once the episode is over)."""
         mask = np.zeros(self.action_space.n, dtype=np.int8)
         state = self.game_state
-        if state is not None and state.phase == PLAYING and state.current_player == self.seat:
+        playing = state is not None and state.phase == PLAYING and not self._cut()
+        if playing and state is not None and state.current_player == self.seat:
             for move in legal_moves(state):
                 mask[action_index(move, self.rules, state.board)] = 1
         return mask
@@ -221,9 +244,15 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         for attempt in range(100):  # a round that ends before the agent's first decision
             self.game_state = new_game(self.rules, self.players, derive_seed(base, 0, attempt))
             self._start = self.game_state.side_scores
+            self._moves = 0
             self._play_others()
             if not self._over():
                 break
+        if self._truncated():
+            raise ArgumentError(
+                f"max_moves={self.max_moves} moves were played before the agent's first "
+                "decision: give a larger max_moves"
+            )
         return self._observation(), self._info()
 
     def step(
@@ -232,7 +261,7 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Play ``action`` for the agent, then the bots up to its next decision."""
         state = self.game_state
         number = action_number(action)  # one number: an array of several is refused
-        if state is None or self._over():
+        if state is None or self._over() or self._truncated():
             raise IllegalMoveError(number, "the episode is over: call reset()")
         legal = legal_moves(state)
         board = state.board
@@ -243,10 +272,11 @@ class BendolibGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             observation = self._observation()
             return observation, -self.reward_bound, True, False, self._info(illegal_action=True)
         self.game_state = apply(state, move)
+        self._moves += 1
         reward = self._play_others()
         if self.render_mode == "ansi":
             print(self.render())
-        return self._observation(), reward, self._over(), False, self._info()
+        return self._observation(), reward, self._over(), self._truncated(), self._info()
 
     def render(self) -> str | None:
         """The position as text (``render_mode="ansi"``)."""
