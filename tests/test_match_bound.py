@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -225,3 +226,58 @@ def test_the_gymnasium_env_refuses_a_bound_reached_before_the_agent_plays() -> N
     env = gym.BendolibGymEnv("basic", seat=1, max_moves=1)  # seat 0 opens
     with pytest.raises(ArgumentError, match="before the agent's first decision"):
         env.reset(seed=1)
+
+
+def _spiel_length(game: Any, chance: Any, seed: int) -> tuple[int, Any]:
+    """Actions to the end of a round of ``game`` (``chance(state)`` picks each outcome)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    length = 0
+    while not state.is_terminal() and length <= game.max_game_length():
+        chosen = chance(state, rng) if state.is_chance_node() else None
+        state.apply_action(rng.choice(state.legal_actions()) if chosen is None else chosen)
+        length += 1
+    return length, state
+
+
+def test_openspiel_max_game_length_bounds_a_deal_refused_again_and_again() -> None:
+    """
+    Before: a start policy refusing every deck dealt tile by tile (hands without a
+    double, each with a positive chance) went past max_game_length, and on for ever.
+    """
+    pyspiel = pytest.importorskip("pyspiel")
+    from bendolib.adapters.openspiel import REDEALS
+
+    game = pyspiel.load_game("bendolib_classic_draw", {"players": 2})
+    tiles = game.rules.tileset.tiles
+    plain = [i for i, t in enumerate(tiles) if t.a != t.b]
+
+    def no_double_in_hands(state: Any, rng: random.Random) -> int:
+        left = [o for o, _ in state.chance_outcomes()]
+        hands = len(tiles) - len(left) < 14  # two hands of 7 are dealt first
+        return int(min(o for o in left if o in plain) if hands else left[0])
+
+    length, state = _spiel_length(game, no_double_in_hands, 1)
+    assert state.is_terminal() and length <= game.max_game_length()
+    history = state.history()
+    assert len(history) == length and history[: len(tiles)] == history[len(tiles) : 2 * len(tiles)]
+    dealt = state.state
+    assert dealt is not None and len(history) - len(dealt.history) == len(tiles) * (1 + REDEALS)
+    assert bendolib.new_game(game.rules, 2, dealt.seed).deck == dealt.deck  # a seed's deal
+
+
+@pytest.mark.parametrize("rules", ["basic", "classic-draw", "triominoes", "endless"])
+def test_openspiel_rounds_stay_within_max_game_length(rules: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from bendolib.adapters.openspiel import BendolibGame
+
+    ruleset = endless() if rules == "endless" else bendolib.rules.get(rules)
+    game = BendolibGame({"players": 2}, rules=ruleset)
+    assert isinstance(game, pyspiel.Game)
+
+    def uniform(state: Any, rng: random.Random) -> int:
+        return int(rng.choice([o for o, _ in state.chance_outcomes()]))
+
+    for seed in range(3):
+        length, state = _spiel_length(game, uniform, seed)
+        assert state.is_terminal() and length <= game.max_game_length()

@@ -6,7 +6,9 @@ Importing this module registers every rule set as a pyspiel game named
 ``pyspiel.load_game("bendolib_basic", {"players": 3})``.  One game is one round.  By
 default chance nodes deal the whole deck one tile at a time (the hands, the table
 tiles, then the stock's order), every remaining tile equally likely, so the game's
-prior is a fair shuffle; with the parameter ``deals=k`` a single chance node picks
+prior is a fair shuffle (a deck the start policy refuses is dealt again, at most
+:data:`REDEALS` times, then from a seed, so ``max_game_length`` bounds every game);
+with the parameter ``deals=k`` a single chance node picks
 one of ``k`` deal seeds instead (deal ``s`` is ``new_game(rules, players, s)``).
 Returns are zero-sum: each seat's side gain in the round (points scored by play and
 by the round) minus the mean gain of all seats.  Actions are the fixed action
@@ -39,6 +41,7 @@ except ImportError as error:  # say which extra to install
     raise missing_extra(__name__, "openspiel", error) from error
 
 from bendolib import rules as registry
+from bendolib._rng import derive_seed
 from bendolib.adapters._checks import action_number, player_count
 from bendolib.adapters._rewards import reward_bound, round_returns
 from bendolib.encoding import (
@@ -63,8 +66,12 @@ from bendolib.state import PLAYING, GameState
 
 #: Default of the parameter ``deals``: 0 deals the deck tile by tile.
 DEALS = 0
-#: Redeals (a start policy that asks for a new shuffle) counted in ``max_game_length``.
+#: Redeals (a start policy that asks for a new shuffle) dealt tile by tile, counted in
+#: ``max_game_length``: when the last of them asks for a new shuffle too, the round is
+#: dealt from a seed drawn from that deck (as ``new_game`` deals), so no game is longer.
 REDEALS = 4
+#: Label of the seed of a deal after :data:`REDEALS` redeals.
+_REDEAL_STREAM = 0x5EA1
 #: The most deal seeds the parameter ``deals`` may ask for (its chance node lists them).
 MAX_DEALS = 1_000_000
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -371,7 +378,10 @@ def _advance(held: _Held, action: int) -> _Held:
         return attrs.evolve(held, deck=deck)
     dealt = deal_from(rules, held.players, deck)
     if dealt is None:  # the start policy asks for a new shuffle
-        return attrs.evolve(held, deck=())
+        if held.redeals < REDEALS:
+            return attrs.evolve(held, deck=(), redeals=held.redeals + 1)
+        # the last redeal max_game_length counts: deal from a seed (never another deck)
+        dealt = new_game(rules, held.players, derive_seed(_REDEAL_STREAM, *deck))
     return _dealt(held, dealt)
 
 
@@ -446,6 +456,8 @@ class _Held:
     state: GameState | None
     start: tuple[int, ...]
     deck: tuple[int, ...]
+    #: The decks dealt tile by tile that the start policy refused (at most REDEALS).
+    redeals: int = 0
     #: The legal moves by action number, listed on first use (a rollout asks for the
     #: actions and then applies one: listing once halves IS-MCTS's time per simulation).
     _moves: dict[int, Move] = attrs.field(factory=dict, init=False, eq=False, repr=False)
