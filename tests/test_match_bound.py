@@ -281,3 +281,23 @@ def test_openspiel_rounds_stay_within_max_game_length(rules: str) -> None:
     for seed in range(3):
         length, state = _spiel_length(game, uniform, seed)
         assert state.is_terminal() and length <= game.max_game_length()
+
+
+def test_the_vector_env_truncates_a_match_at_max_moves() -> None:
+    """A target no match reaches in practice (10**9 points): cut at ``max_moves``."""
+    gym = pytest.importorskip("bendolib.adapters.gymnasium", exc_type=ImportError)
+    np = pytest.importorskip("numpy")
+    rules = bendolib.rules.get("basic", target=10**9)
+    try:
+        env = gym.BendolibVectorEnv(2, rules, opponents="random", episode="match", max_moves=300)
+    except bendolib.errors.RuleSetError as exc:  # no compiled kernel
+        pytest.skip(str(exc))
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(400):
+        actions = [rng.choice(np.flatnonzero(row)) for row in obs["action_mask"]]
+        obs, _, terminated, truncated, info = env.step(np.array(actions))
+        assert not terminated.any()
+        if truncated.any():
+            break
+    assert truncated.any() and info["_final_obs"].tolist() == truncated.tolist()

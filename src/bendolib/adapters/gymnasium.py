@@ -297,7 +297,10 @@ class BendolibVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     The arguments are :class:`BendolibGymEnv`'s where they apply: ``rules``,
     ``players``, ``opponents`` (a kernel policy, ``"random"``, ``"heaviest"`` or
     ``"greedy"`` (the default), or a NumPy callback ``f(obs, mask, seat) -> actions``),
-    ``seat`` (an int), ``episode``, ``skip_forced``; ``illegal`` is ``"raise"`` only
+    ``seat`` (an int), ``episode``, ``skip_forced``, ``max_moves`` (default
+    :data:`~bendolib.playouts.MAX_MOVES`; None: no bound: an episode still going after
+    that many moves is truncated, as :class:`bendolib.vector.VectorGames` cuts it);
+    ``illegal`` is ``"raise"`` only
     (an illegal action raises :class:`~bendolib.errors.IllegalMoveError` naming the
     game).  Observations are ``{"observation": int32 (num_envs, size), "action_mask":
     int8 (num_envs, actions)}``, rewards the agent's (float64), as in the single env;
@@ -325,13 +328,14 @@ class BendolibVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         render_mode: str | None = None,
         copy: bool = True,
         max_episode_steps: int | None = None,
+        max_moves: int | None = MAX_MOVES,
     ) -> None:
         if illegal != "raise":
             raise RuleSetError(f"the vector env raises on an illegal action: illegal={illegal!r}")
         if render_mode is not None:
             raise RuleSetError(f"the vector env does not render: render_mode={render_mode!r}")
         if max_episode_steps is not None:
-            raise RuleSetError("the vector env takes no max_episode_steps (rounds always end)")
+            raise RuleSetError("the vector env takes no max_episode_steps: give max_moves")
         if isinstance(opponents, str) and opponents not in POLICIES:
             raise RuleSetError(
                 f"the vector env's opponents are {POLICIES} or a callback, not {opponents!r:.40}"
@@ -344,6 +348,7 @@ class BendolibVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             seat=seat,
             episode=episode,
             skip_forced=skip_forced,
+            max_moves=max_moves,
         )
         self.rules = self.games.rules
         self.players = self.games.players
