@@ -301,3 +301,14 @@ def test_the_vector_env_truncates_a_match_at_max_moves() -> None:
         if truncated.any():
             break
     assert truncated.any() and info["_final_obs"].tolist() == truncated.tolist()
+
+
+def test_the_demo_stops_at_the_bound_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It plays registered rule sets only, whose matches end; the bound is shown small."""
+    monkeypatch.setattr("bendolib.cli.MAX_MOVES", 30)
+    assert main(["demo", "--seed", "2"]) == 2
+    assert "still going after 30 moves" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert main(["demo", "--seed", "2"]) == 0

@@ -46,7 +46,11 @@ def _demo(args: argparse.Namespace) -> int:
     state = new_game(ruleset, players=players, seed=args.seed)
     rng = random.Random(args.seed)
     print(f"{ruleset.name}: {players} players, seed {args.seed}")
+    played = 0
     while not state.is_game_over:
+        if played >= MAX_MOVES:  # no registered rule set gets here
+            raise _too_long(state, MAX_MOVES, args.seed)
+        played += 1
         moves = legal_moves(state)
         move = moves[rng.randrange(len(moves))]
         if state.is_round_over:
