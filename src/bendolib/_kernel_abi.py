@@ -93,8 +93,40 @@ def _load() -> ModuleType:
     return _kernel
 
 
-#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``).
+def load_wide_kernel() -> ModuleType | None:
+    """
+    The wide build of the kernel (``bendolib._kernel_wide``: the same parts with 128-bit
+    masks, for tile sets of more than :data:`MAX_TILES` tiles), or None when
+    :func:`load_kernel` gives None or it is not built (:func:`missing_wide_reason`).
+    """
+    return None if missing_wide_reason() else _load_wide()
+
+
+def missing_wide_reason() -> str:
+    """Why :func:`load_wide_kernel` gives None ("" when it gives the wide kernel)."""
+    reason = missing_reason()
+    if reason:
+        return reason
+    try:
+        from bendolib import _kernel_wide
+    except ImportError:
+        return "the wide build of the kernel (bendolib._kernel_wide) is not built"
+    if getattr(_kernel_wide, "ABI", None) != ABI:
+        return "the wide kernel is a stale build (rebuild it: python setup.py build_ext)"
+    return ""
+
+
+def _load_wide() -> ModuleType:
+    from bendolib import _kernel_wide
+
+    return _kernel_wide
+
+
+#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``): ``bendolib._kernel``
+#: takes tile sets of at most MAX_TILES tiles, ``bendolib._kernel_wide`` (the same parts
+#: built with ``BENDOLIB_WIDE``) of at most MAX_TILES_WIDE.
 MAX_TILES = 64
+MAX_TILES_WIDE = 128
 MAX_PLAYERS = 8
 
 

@@ -67,7 +67,7 @@ static int tuple_of(PyObject *obj, Py_ssize_t size, const char *what) {
 }
 
 static void spec_destroy(PyObject *capsule) {
-    PyMem_Free(PyCapsule_GetPointer(capsule, "bendolib._kernel.Spec"));
+    PyMem_Free(PyCapsule_GetPointer(capsule, KNAME(".Spec")));
 }
 
 /* spec tuple: see bendolib._kernel_input.spec_tuple */
@@ -116,7 +116,7 @@ static int read_spec(PyObject *t, Spec *sp) {
         if (a == b)
             sp->doubles |= (mask_t)1 << i;
     }
-    sp->full = sp->n == 64 ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
+    sp->full = sp->n == MAXT ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
     for (int i = 0; i < sp->n; i++) {
         for (int j = 0; j < sp->n; j++)
             if (sp->a[i] == sp->a[j] && sp->b[i] == sp->b[j])
@@ -237,7 +237,7 @@ static PyObject *k_compile(PyObject *self, PyObject *arg) {
         PyMem_Free(sp);
         return NULL;
     }
-    PyObject *capsule = PyCapsule_New(sp, "bendolib._kernel.Spec", spec_destroy);
+    PyObject *capsule = PyCapsule_New(sp, KNAME(".Spec"), spec_destroy);
     if (!capsule)
         PyMem_Free(sp);
     return capsule;
@@ -254,6 +254,31 @@ static int read_int_tuple(PyObject *t, int64_t *out, int size, const char *what)
     return 0;
 }
 
+#ifdef BENDOLIB_WIDE
+/* a mask of up to 128 bits: the low word, then obj >> 64 (a negative int stays negative) */
+static int read_mask(PyObject *obj, mask_t *out) {
+    if (!PyLong_Check(obj))
+        return unsupported("a mask that is not an int");
+    uint64_t low = (uint64_t)PyLong_AsUnsignedLongLongMask(obj);
+    if (low == (uint64_t)-1 && PyErr_Occurred())
+        return -1;
+    PyObject *shift = PyLong_FromLong(64), *rest = shift ? PyNumber_Rshift(obj, shift) : NULL;
+    Py_XDECREF(shift);
+    if (!rest)
+        return -1;
+    unsigned long long high = PyLong_AsUnsignedLongLong(rest);
+    Py_DECREF(rest);
+    if (high == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            return unsupported("a mask beyond 128 tiles, or negative");
+        }
+        return -1;
+    }
+    *out = ((mask_t)high << 64) | low;
+    return 0;
+}
+#else
 static int read_mask(PyObject *obj, mask_t *out) {
     if (!PyLong_Check(obj))
         return unsupported("a mask that is not an int");
@@ -268,6 +293,7 @@ static int read_mask(PyObject *obj, mask_t *out) {
     *out = v;
     return 0;
 }
+#endif
 
 /* state tuple: see bendolib._kernel_input.state_tuple */
 static int read_state(const Spec *sp, PyObject *t, KState *st) {
@@ -296,7 +322,7 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
         return -1;
     st->ndeck = (int)PyTuple_GET_SIZE(deck);
     if (st->ndeck > MAXT)
-        return unsupported("a deck beyond 64 tiles");
+        return unsupported("a deck beyond the kernel's tiles");
     for (int i = 0; i < st->ndeck; i++) {
         GET(deck, i, v);
         if (v < 0 || v >= sp->n)
@@ -426,5 +452,5 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
 }
 
 static Spec *get_spec(PyObject *capsule) {
-    return PyCapsule_GetPointer(capsule, "bendolib._kernel.Spec");
+    return PyCapsule_GetPointer(capsule, KNAME(".Spec"));
 }

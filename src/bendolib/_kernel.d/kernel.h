@@ -14,12 +14,30 @@
 #include <intrin.h>
 #endif
 
+/* Two builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
+ * is one 64-bit word) and, compiled with BENDOLIB_WIDE by _kernel_wide.c,
+ * bendolib._kernel_wide (at most 128 tiles: double-12's 91, a mask is an unsigned
+ * __int128, which gcc and clang give every 64-bit target).  Every part writes masks with
+ * mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, so that both builds share them. */
+#ifdef BENDOLIB_WIDE
+#ifndef __SIZEOF_INT128__
+#error "the wide kernel needs unsigned __int128 (gcc or clang on a 64-bit target)"
+#endif
+typedef unsigned __int128 mask_t;
+#define MAXT 128       /* tiles in the set */
+#define MAXOCC 320     /* occupied cells */
+#define KNAME(x) "bendolib._kernel_wide" x
+#define KERNEL_INIT PyInit__kernel_wide
+#else
 typedef uint64_t mask_t;
-
 #define MAXT 64        /* tiles in the set */
+#define MAXOCC 160     /* occupied cells */
+#define KNAME(x) "bendolib._kernel" x
+#define KERNEL_INIT PyInit__kernel
+#endif
+
 #define MAXP 8         /* players */
 #define MAXE 4         /* open ends */
-#define MAXOCC 160     /* occupied cells */
 #define MAXMOVES 2048  /* legal moves of one position */
 #define NFACE 64       /* faces -8 .. 55, stored at face + 8 */
 #define FACE0 8
@@ -48,7 +66,7 @@ static PyObject *UnsupportedError;
 
 /* -- bits ---------------------------------------------------------------------- */
 
-static inline int popcount64(mask_t x) {
+static inline int popcount_word(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_popcountll(x);
 #else
@@ -61,7 +79,7 @@ static inline int popcount64(mask_t x) {
 #endif
 }
 
-static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 */
+static inline int lowest_word(uint64_t x) { /* index of the lowest set bit; x != 0 */
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(x);
 #elif defined(_MSC_VER) && defined(_M_X64)
@@ -78,6 +96,19 @@ static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 
 #endif
 }
 
+#ifdef BENDOLIB_WIDE
+static inline int popcount_mask(mask_t x) {
+    return popcount_word((uint64_t)x) + popcount_word((uint64_t)(x >> 64));
+}
+
+static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 */
+    uint64_t low = (uint64_t)x;
+    return low ? lowest_word(low) : 64 + lowest_word((uint64_t)(x >> 64));
+}
+#else
+#define popcount_mask popcount_word
+#define lowest_bit lowest_word
+#endif
 
 /* -- rules (a compiled RuleSet for one player count) --------------------------- */
 

@@ -660,7 +660,7 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
                 *err = e;
                 return 0;
             }
-            options = popcount64(fitting(sp, &after, sp->full) & rest);
+            options = popcount_mask(fitting(sp, &after, sp->full) & rest);
         }
         if (options > most) {
             best = k;
