@@ -108,6 +108,47 @@ def test_a_missing_build_warns_once() -> None:
     assert "not built" in out.stderr
 
 
+def test_a_tile_set_beyond_the_wide_build_warns_naming_the_count() -> None:
+    """
+    Issue 24 point 2 and 5: double-12 plays in the wide build (no warning); double-15
+    (136 tiles, beyond its 128) falls back, and the warning names the tile count and the
+    limit.
+    """
+    from large_sets import on_double
+
+    if not kernel_api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel_api.playouts(new_game(on_double("classic-block", 12), 2, seed=1), 2)
+    rules = on_double("classic-block", 15).configure("fallback-double-15")
+    with pytest.warns(KernelFallbackWarning, match=r"136 tiles \(the kernel: at most 128\)"):
+        kernel_api.playouts(new_game(rules, 2, seed=1), 2)
+
+
+def test_a_missing_wide_build_warns_for_large_sets_only() -> None:
+    """
+    Without the wide build (``bendolib._kernel_wide`` not built: MSVC has no 128-bit
+    integers), a set of more than 64 tiles falls back naming the missing build; the
+    64-tile build still plays the rest.
+    """
+    env = dict(os.environ)
+    env.pop("BENDOLIB_PURE_PYTHON", None)
+    code = (
+        "import sys; sys.modules['bendolib._kernel_wide'] = None; "
+        "import bendolib, bendolib.playouts as p; "
+        "from bendolib.tiles import TileSet; "
+        "big = bendolib.rules.get('basic').configure('big', tileset=TileSet.double(12)); "
+        "p.playouts(bendolib.new_game('basic', 2, seed=1), 1); "
+        "p.playouts(bendolib.new_game(big, 2, seed=1), 1); "
+        "print(p.KERNEL, p.kernel_reason(big, 2))"
+    )
+    out = _run(code, env)
+    assert out.stdout.startswith("True double-12 curved has 91 tiles, more than 64"), out.stderr
+    assert "_kernel_wide) is not built" in out.stdout
+    assert out.stderr.count("KernelFallbackWarning") == 1, out.stderr
+
+
 def test_the_triangle_step_kernel_knows_the_fields_the_readers_know() -> None:
     """
     The rule set's, the geometry's, the drawing's and the match's fields are written once

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import bendolib
 from bendolib import GameState, Place
 from bendolib.tiles import TileSet
@@ -50,3 +52,61 @@ def test_a_tile_beyond_index_255_is_not_mistaken_for_another() -> None:
         after = bendolib.apply(b, move)
         assert sorted(after.deck) == list(range(len(tiles)))
         assert after.hand_masks[0] == 0
+
+
+# -- tile sets of more than 64 tiles in the compiled kernel (issue 24 point 2) -----------
+
+
+def test_which_build_of_the_kernel_plays_which_tile_set() -> None:
+    """
+    Issue 24 point 2 ("double-9, double-12, double-15 and the action-tile sets in the
+    core"): up to 64 tiles the 64-bit build, 65 to 128 the wide build (double-12 and the
+    action tiles on it), beyond that the Python engine, and ``kernel_reason`` says why.
+    """
+    from bendolib import playouts as api
+    from large_sets import on_double
+
+    if not api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    for name, top, build in (
+        ("basic", 6, "bendolib._kernel"),
+        ("classic-draw", 9, "bendolib._kernel"),
+        ("basic", 12, "bendolib._kernel_wide"),
+        ("bendo-all-in-actions", 12, "bendolib._kernel_wide"),
+    ):
+        spec, reason, kernel = api._compiled_in(on_double(name, top), 2)
+        assert spec is not None and kernel is not None, reason
+        assert kernel.__name__ == build, (name, top)
+    assert api.kernel_reason(on_double("basic", 15), 2) == (
+        "double-15 curved has 136 tiles (the kernel: at most 128)"
+    )
+
+
+def test_the_wide_build_reads_whole_masks_and_refuses_the_rest() -> None:
+    """
+    The wide build reads a hand holding tiles 64 to 90 (beyond one 64-bit word) and lists
+    the engine's moves for it; a hand beyond the tile set, beyond 128 bits or negative is
+    left to the Python engine (UnsupportedError), never truncated.
+    """
+    from bendolib import playouts as api
+    from bendolib._kernel_input import state_tuple
+    from large_sets import on_double
+
+    if not api.KERNEL:
+        pytest.skip("the compiled kernel is not loaded")
+    rules = on_double("classic-block", 12)
+    spec, _, kernel = api._compiled_in(rules, 2)
+    state = _position(rules, rules.tileset.find(12, 12), rules.tileset.find(11, 12))
+    state = state.replace(play_points=(0, 0))
+    assert rules.tileset.find(11, 12) >= 64
+    expected = tuple(
+        (0, m.end, rules.tileset.index(m.tile), m.inward, m.shows, m.turn)
+        for m in bendolib.legal_moves(state)
+        if isinstance(m, Place)
+    )
+    assert expected and kernel.listing(spec, state_tuple(state)) == expected
+    for hands in ((1 << 91, 0), (1 << 128, 0), (-1, 0), (1 << 90, 1 << 90)):
+        bad = list(state_tuple(state))
+        bad[5] = hands
+        with pytest.raises(kernel.UnsupportedError):
+            kernel.listing(spec, tuple(bad))
