@@ -185,6 +185,8 @@ def test_playout_kernel_on_arbitrary_states(name: str, players: int) -> None:
     "NAME d12": the rule set on double-12, in the wide build (issue 24 point 2).
     """
     rules = on_double(name[:-4], 12) if name.endswith(" d12") else bendolib.rules.get(name)
+    if name.endswith(" d12") and kernel_api._kernel_wide is None:
+        pytest.skip("the wide build of the kernel is not loaded (no 128-bit integers)")
     spec, reason, kernel = kernel_api._compiled_in(rules, players)
     assert spec is not None and kernel is not None, reason
     assert (kernel is kernel_api._kernel_wide) == (len(rules.tileset) > 64)

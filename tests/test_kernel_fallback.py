@@ -116,8 +116,8 @@ def test_a_tile_set_beyond_the_wide_build_warns_naming_the_count() -> None:
     """
     from large_sets import on_double
 
-    if not kernel_api.KERNEL:
-        pytest.skip("the compiled kernel is not loaded")
+    if kernel_api._kernel_wide is None:
+        pytest.skip("the wide build of the kernel is not loaded")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         kernel_api.playouts(new_game(on_double("classic-block", 12), 2, seed=1), 2)

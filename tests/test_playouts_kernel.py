@@ -42,6 +42,10 @@ from perft_core import ALONG, perft, rules_named, start_position
 from large_sets import LARGE_CONFIGS, on_double
 
 needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
+#: The wide build (65 to 128 tiles) is not compiled where the compiler has no 128-bit integer.
+needs_wide = pytest.mark.skipif(
+    kernel_api._kernel_wide is None, reason="the wide build of the kernel is not loaded"
+)
 
 #: Playouts per built-in rule set and player count: a few hundred in CI.
 PER_CONFIG = int(os.environ.get("BENDOLIB_DIFFERENTIAL", "200"))
@@ -214,7 +218,7 @@ def test_listing_is_the_engines(state: GameState) -> None:
 # -- tile sets of more than 64 tiles: the wide build (issue 24 point 2) ---------------
 
 
-@needs_kernel
+@needs_wide
 @pytest.mark.parametrize(("name", "players"), LARGE_CONFIGS)
 def test_differential_double_twelve(name: str, players: int) -> None:
     """
@@ -241,7 +245,7 @@ def test_differential_double_twelve(name: str, players: int) -> None:
         assert_same(expected, got, f"{what} {policy} to the end of the match")
 
 
-@needs_kernel
+@needs_wide
 @pytest.mark.parametrize("name", ["basic", "bendo-all-in-actions", "classic-draw", "all-five"])
 def test_wide_listing_and_perft_are_the_engines(name: str) -> None:
     """
