@@ -109,6 +109,7 @@ static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 
 #define popcount_mask popcount_word
 #define lowest_bit lowest_word
 #endif
+#define popcount64 popcount_mask /* its name before the wide build: a mask's popcount */
 
 /* -- rules (a compiled RuleSet for one player count) --------------------------- */
 
