@@ -47,5 +47,23 @@ setup(
                 )
             ]
         ),
+        # the playout parts with 256-bit masks (BENDOLIB_HUGE, _kernel.d/mask256.h): tile
+        # sets of 129 to 256 tiles (double-15 to double-21); C parts compiled as C++, which
+        # g++ takes with -fpermissive: built on Linux (gcc) only, and never required
+        *(
+            [
+                Extension(
+                    "bendolib._kernel_huge",
+                    sources=["src/bendolib/_kernel_huge.cc"],
+                    depends=parts,
+                    language="c++",
+                    optional=True,
+                    extra_compile_args=["-std=c++17", "-fpermissive", "-Wno-unused-parameter"],
+                    extra_link_args=strip,
+                )
+            ]
+            if sys.platform.startswith("linux")
+            else []
+        ),
     ]
 )

@@ -2,7 +2,8 @@
 The built-in chain rule sets on tile sets of more than 64 tiles (issue 24 point 2: "Any
 tile set the library accepts: double-9, double-12, double-15 and the action-tile sets in
 the core"), for the differential tests: the compiled kernel's wide build
-(``bendolib._kernel_wide``) plays up to 128 tiles; beyond, the Python engine.
+(``bendolib._kernel_wide``) plays 65 to 128 tiles, its huge build
+(``bendolib._kernel_huge``) 129 to 256; beyond, the Python engine.
 """
 
 from __future__ import annotations
@@ -40,3 +41,5 @@ def on_double(name: str, top: int) -> bendolib.RuleSet:
 LARGE_CONFIGS = [
     (name, players) for name in CHAIN_GAMES for players in bendolib.rules.get(name).player_counts
 ]
+#: (rule set name, players) of every chain rule set with its most players, for double-15.
+HUGE_CONFIGS = [(name, bendolib.rules.get(name).player_counts[-1]) for name in CHAIN_GAMES]

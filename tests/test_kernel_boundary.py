@@ -331,7 +331,14 @@ HOSTILE: dict[str, tuple[Any, ...]] = {
     "match_winner": (-2, 5, 2**64),
     "seed": (-1, 2**64, 2**100),
     "deck": ((), (27,) * 30, (-1, 3), (2**70,)),
-    "hand_masks": ((-1, 0), (1 << 64, 0), (1 << 60, 1 << 61), (3, 1), (1 << 127, 1 << 128)),
+    "hand_masks": (
+        (-1, 0),
+        (1 << 64, 0),
+        (1 << 60, 1 << 61),
+        (3, 1),
+        (1 << 127, 1 << 128),
+        (1 << 255, 1 << 256),
+    ),
     "results": (
         (bendolib.state.RoundResult(1, False, (9,), (0, 0), (0, 0), (9,)),),
         (bendolib.state.RoundResult(1, False, (), (0,), (2**64, 0), ()),),
@@ -340,8 +347,13 @@ HOSTILE: dict[str, tuple[Any, ...]] = {
 
 
 def _hostile_states() -> Iterator[tuple[str, GameState]]:
-    # the built-in rule sets, and three on double-12 (the wide build, issue 24 point 2)
-    large = [on_double(name, 12) for name in ("basic", "bendo-all-in-actions", "classic-draw")]
+    # the built-in rule sets, and three on double-12 and double-15 (the wide and huge
+    # builds, issue 24 point 2)
+    large = [
+        on_double(name, top)
+        for name in ("basic", "bendo-all-in-actions", "classic-draw")
+        for top in (12, 15)
+    ]
     for rules in [*(bendolib.rules.get(name) for name in bendolib.rules.names()), *large]:
         name = rules.name
         players = rules.player_counts[0]

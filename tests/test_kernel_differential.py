@@ -144,9 +144,15 @@ class _Pure:
             setattr(engine, name, value)
 
 
+def _rules(name: str) -> RuleSet:
+    """Rule set ``name``, or "NAME dN": rule set NAME on double-N."""
+    base, _, top = name.partition(" d")
+    return on_double(base, int(top)) if top else bendolib.rules.get(name)
+
+
 def _states(name: str, players: int) -> Iterator[GameState]:
-    """Arbitrary states of ``name`` ("NAME d12": the rule set on double-12)."""
-    rules = on_double(name[:-4], 12) if name.endswith(" d12") else bendolib.rules.get(name)
+    """Arbitrary states of ``name`` (see :func:`_rules`)."""
+    rules = _rules(name)
     rng = random.Random(f"differential {name} {players}")
     for _ in range(PER_CONFIG):
         yield arbitrary_state(rng, rules, players)
@@ -178,18 +184,28 @@ def test_step_kernel_on_arbitrary_states(name: str, players: int) -> None:
 
 
 @pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
-@pytest.mark.parametrize(("name", "players"), CONFIGS + [(f"{n} d12", p) for n, p in LARGE])
+@pytest.mark.parametrize(
+    ("name", "players"),
+    CONFIGS + [(f"{n} d{top}", p) for n, p in LARGE for top in (12, 15)],
+)
 def test_playout_kernel_on_arbitrary_states(name: str, players: int) -> None:
     """
     Recorded playouts of each policy: the kernel's moves and outcomes are the engine's;
-    "NAME d12": the rule set on double-12, in the wide build (issue 24 point 2).
+    "NAME d12" and "NAME d15": the rule set on double-12 in the wide build, on double-15
+    in the huge build (issue 24 point 2).
     """
-    rules = on_double(name[:-4], 12) if name.endswith(" d12") else bendolib.rules.get(name)
-    if name.endswith(" d12") and kernel_api._kernel_wide is None:
-        pytest.skip("the wide build of the kernel is not loaded (no 128-bit integers)")
+    rules = _rules(name)
+    build: dict[int, Any] = {
+        64: kernel_api._kernel,
+        128: kernel_api._kernel_wide,
+        256: kernel_api._kernel_huge,
+    }
+    limit = min(n for n in build if n >= len(rules.tileset))
+    if build[limit] is None:
+        pytest.skip("this build of the kernel is not loaded")
     spec, reason, kernel = kernel_api._compiled_in(rules, players)
     assert spec is not None and kernel is not None, reason
-    assert (kernel is kernel_api._kernel_wide) == (len(rules.tileset) > 64)
+    assert kernel is build[limit]
     played = 0
     for k, state in enumerate(_states(name, players)):
         within = all(abs(s) < rules.match.target for s in state.scores)

@@ -39,12 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "perft"))
 
 from perft_core import ALONG, perft, rules_named, start_position
 
-from large_sets import LARGE_CONFIGS, on_double
+from large_sets import HUGE_CONFIGS, LARGE_CONFIGS, on_double
 
 needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
 #: The wide build (65 to 128 tiles) is not compiled where the compiler has no 128-bit integer.
 needs_wide = pytest.mark.skipif(
     kernel_api._kernel_wide is None, reason="the wide build of the kernel is not loaded"
+)
+#: The huge build (129 to 256 tiles) is made by gcc only (setup.py).
+needs_huge = pytest.mark.skipif(
+    kernel_api._kernel_huge is None, reason="the huge build of the kernel is not loaded"
 )
 
 #: Playouts per built-in rule set and player count: a few hundred in CI.
@@ -227,10 +231,26 @@ def test_differential_double_twelve(name: str, players: int) -> None:
     tiles) plays in the wide build (``bendolib._kernel_wide``), and its random, heaviest
     and greedy playouts, to the end of the round and of the match, are the engine's.
     """
-    rules = on_double(name, 12)
-    assert kernel_of(rules, players) is kernel_api._kernel_wide
+    assert kernel_of(on_double(name, 12), players) is kernel_api._kernel_wide
+    differential_on_double(name, 12, players)
+
+
+@needs_huge
+@pytest.mark.parametrize(("name", "players"), HUGE_CONFIGS)
+def test_differential_double_fifteen(name: str, players: int) -> None:
+    """
+    Issue 24 point 2, double-15 (136 tiles, 142 with the action tiles): in the huge build
+    (``bendolib._kernel_huge``, 256-bit masks), the same playouts as the engine's.
+    """
+    assert kernel_of(on_double(name, 15), players) is kernel_api._kernel_huge
+    differential_on_double(name, 15, players)
+
+
+def differential_on_double(name: str, top: int, players: int) -> None:
+    """Random, heaviest and greedy playouts of ``name`` on double-``top``: the engine's."""
+    rules = on_double(name, top)
     for k, state in enumerate(starts(rules, players, 2)):
-        what = f"{name} double-12 {players}p"
+        what = f"{name} double-{top} {players}p"
         expected = reference_playouts(state, 4, seed=k, record=True)
         assert_same(expected, kernel_playouts(state, 4, seed=k), what)
         if not state.is_round_over:
@@ -246,14 +266,18 @@ def test_differential_double_twelve(name: str, players: int) -> None:
 
 
 @needs_wide
+@pytest.mark.parametrize("top", [12, 15, 20])
 @pytest.mark.parametrize("name", ["basic", "bendo-all-in-actions", "classic-draw", "all-five"])
-def test_wide_listing_and_perft_are_the_engines(name: str) -> None:
+def test_wide_listing_and_perft_are_the_engines(name: str, top: int) -> None:
     """
-    Along random games on double-12 (the action set's wild star naming 0 to 12 included),
-    the wide build lists ``legal_moves`` in its order at every step, and its perft counts
-    at depth 2 are the engine's.
+    Along random games on double-12 (the wide build), double-15 and double-20 (231 tiles,
+    237 with the action tiles: the huge build; the action set's wild star naming 0 to
+    ``top`` included), the kernel lists ``legal_moves`` in its order at every step, and its
+    perft counts at depth 2 are the engine's.
     """
-    rules = on_double(name, 12)
+    if top > 12 and kernel_api._kernel_huge is None:
+        pytest.skip("the huge build of the kernel is not loaded")
+    rules = on_double(name, top)
     players = rules.player_counts[0]
     kernel = kernel_of(rules, players)
     spec = compile_for(rules, players)
@@ -272,16 +296,16 @@ def test_wide_listing_and_perft_are_the_engines(name: str) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
-def test_double_fifteen_falls_back_to_the_engine() -> None:
+def test_double_twenty_two_falls_back_to_the_engine() -> None:
     """
-    Beyond the wide build's 128 tiles (double-15: 136) the Python engine plays, and
+    Beyond the huge build's 256 tiles (double-22: 276) the Python engine plays, and
     ``kernel_reason`` names the tile count and the limit.
     """
     for name in ("basic", "classic-draw", "bendo-all-in-actions"):
-        rules = on_double(name, 15)
+        rules = on_double(name, 22)
         if kernel_api.KERNEL:
             reason = kernel_api.kernel_reason(rules, 2)
-            assert reason is not None and "at most 128" in reason, reason
+            assert reason is not None and "at most 256" in reason, reason
         state = new_game(rules, 2, seed=1)
         got = kernel_api.playouts(state, 2, seed=2, record=True)
         assert got == reference_playouts(state, 2, seed=2, record=True)
@@ -399,13 +423,13 @@ def test_finished_rounds_play_nothing_or_the_next_round() -> None:
 
 @pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
 def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
-    """More tiles than 128, or a geometry of the user's: the Python engine plays."""
+    """More tiles than 256, or a geometry of the user's: the Python engine plays."""
     from bendolib.geometry.straight import StraightGeometry
 
     class Line(StraightGeometry):
         pass
 
-    big = on_double("classic-draw", 15)  # 136 tiles: beyond the wide build's 128
+    big = on_double("classic-draw", 22)  # 276 tiles: beyond the huge build's 256
     mine = bendolib.rules.get("classic-block").configure(geometry=Line())
     for rules in (big, mine):
         if kernel_api.KERNEL:

@@ -242,6 +242,9 @@ def test_double_twelve_batches_are_the_scalar_engine(
         pytest.skip("the wide build of the kernel is not loaded (no 128-bit integers)")
     rules = on_double(name, 12)
     assert VectorGames(rules, 1, players)._kernel.__name__ == "bendolib._kernel_wide"
+    if playouts._kernel_huge is not None:  # double-15: playouts in the huge build, no batches
+        with pytest.raises(RuleSetError, match="batched games take at most 128 tiles"):
+            VectorGames(on_double(name, 15), 1, players)
     games, steps = (8, 1500) if LONG else (2, 150)
     run_differential(
         rules,

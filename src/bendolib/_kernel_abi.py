@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
@@ -93,40 +94,39 @@ def _load() -> ModuleType:
     return _kernel
 
 
-def load_wide_kernel() -> ModuleType | None:
+def load_build(name: str) -> ModuleType | None:
     """
-    The wide build of the kernel (``bendolib._kernel_wide``: the same parts with 128-bit
-    masks, for tile sets of more than :data:`MAX_TILES` tiles), or None when
-    :func:`load_kernel` gives None or it is not built (:func:`missing_wide_reason`).
+    Another build of the kernel (``"_kernel_wide"``: the same parts with 128-bit masks,
+    for tile sets of more than :data:`MAX_TILES` tiles; ``"_kernel_huge"``: the playout
+    parts with 256-bit masks, beyond :data:`MAX_TILES_WIDE`), or None when
+    :func:`load_kernel` gives None or it is not built (:func:`missing_build_reason`).
     """
-    return None if missing_wide_reason() else _load_wide()
+    if missing_build_reason(name):
+        return None
+    return importlib.import_module(f"bendolib.{name}")
 
 
-def missing_wide_reason() -> str:
-    """Why :func:`load_wide_kernel` gives None ("" when it gives the wide kernel)."""
+def missing_build_reason(name: str) -> str:
+    """Why :func:`load_build` gives None ("" when it gives the build)."""
     reason = missing_reason()
     if reason:
         return reason
     try:
-        from bendolib import _kernel_wide
+        build = importlib.import_module(f"bendolib.{name}")
     except ImportError:
-        return "the wide build of the kernel (bendolib._kernel_wide) is not built"
-    if getattr(_kernel_wide, "ABI", None) != ABI:
-        return "the wide kernel is a stale build (rebuild it: python setup.py build_ext)"
+        return f"its build of the kernel (bendolib.{name}) is not built"
+    if getattr(build, "ABI", None) != ABI:
+        return f"bendolib.{name} is a stale build (rebuild it: python setup.py build_ext)"
     return ""
-
-
-def _load_wide() -> ModuleType:
-    from bendolib import _kernel_wide
-
-    return _kernel_wide
 
 
 #: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``): ``bendolib._kernel``
 #: takes tile sets of at most MAX_TILES tiles, ``bendolib._kernel_wide`` (the same parts
-#: built with ``BENDOLIB_WIDE``) of at most MAX_TILES_WIDE.
+#: built with ``BENDOLIB_WIDE``) of at most MAX_TILES_WIDE, ``bendolib._kernel_huge``
+#: (``BENDOLIB_HUGE``, the chain games' playouts only) of at most MAX_TILES_HUGE.
 MAX_TILES = 64
 MAX_TILES_WIDE = 128
+MAX_TILES_HUGE = 256
 MAX_PLAYERS = 8
 
 

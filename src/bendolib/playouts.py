@@ -28,11 +28,12 @@ from typing import Any
 
 from bendolib._kernel_abi import (
     MAX_TILES,
+    MAX_TILES_WIDE,
     NotForKernelError,
+    load_build,
     load_kernel,
-    load_wide_kernel,
+    missing_build_reason,
     missing_reason,
-    missing_wide_reason,
 )
 from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import (
@@ -53,9 +54,11 @@ _MISSING = "" if _kernel is not None else missing_reason()
 if _MISSING.startswith("BENDOLIB_PURE_PYTHON"):
     _MISSING = ""
 #: The wide build (``bendolib._kernel_wide``, 128-bit masks): the rule sets whose tile set
-#: is larger than ``bendolib._kernel`` takes (more than 64 tiles, such as double-12).
-_kernel_wide = load_wide_kernel() if _kernel is not None else None
-_MISSING_WIDE = "" if _kernel is None or _kernel_wide is not None else missing_wide_reason()
+#: is larger than ``bendolib._kernel`` takes (65 to 128 tiles, such as double-12); the
+#: huge build (``bendolib._kernel_huge``, 256-bit masks, playouts only): 129 to 256 tiles
+#: (double-15 to double-21).
+_kernel_wide = load_build("_kernel_wide") if _kernel is not None else None
+_kernel_huge = load_build("_kernel_huge") if _kernel is not None else None
 
 #: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
 KERNEL = _kernel is not None
@@ -82,8 +85,9 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
 
 def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
     """
-    :func:`_compiled`, and the build of the kernel the spec is for: ``_kernel``, or
-    ``_kernel_wide`` for a tile set of more than 64 tiles (None without a spec).
+    :func:`_compiled`, and the build of the kernel the spec is for: ``_kernel``,
+    ``_kernel_wide`` for a tile set of 65 to 128 tiles, ``_kernel_huge`` for 129 to 256
+    (None without a spec).
     """
     latest = _LATEST
     if latest[0] is rules and latest[1] == players:
@@ -99,12 +103,16 @@ def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
         else:
             try:
                 description = spec_tuple(rules, players)
-                if len(rules.tileset) > MAX_TILES:
-                    kernel = _kernel_wide
+                tiles = len(rules.tileset)
+                if tiles > MAX_TILES:
+                    wide = tiles <= MAX_TILES_WIDE
+                    kernel = _kernel_wide if wide else _kernel_huge
                     if kernel is None:
+                        build = "_kernel_wide" if wide else "_kernel_huge"
                         raise NotForKernelError(
-                            f"{rules.tileset.name} has {len(rules.tileset)} tiles, "
-                            f"more than {MAX_TILES}, and {_MISSING_WIDE}"
+                            f"{rules.tileset.name} has {tiles} tiles, more than "
+                            f"{MAX_TILES if wide else MAX_TILES_WIDE}, and "
+                            f"{missing_build_reason(build)}"
                         )
                 spec = kernel.compile(description)
             except NotForKernelError as exc:

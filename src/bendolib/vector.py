@@ -53,7 +53,7 @@ from bendolib._kernel_tri_input import is_triangle_rules
 from bendolib._rng import derive_seed
 from bendolib.encoding import action_count, encoding_size
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
-from bendolib.playouts import _compiled, _compiled_in, _kernel
+from bendolib.playouts import _compiled_in, _kernel
 from bendolib.rules.ruleset import RuleSet
 
 #: The kernel policies that can play the opponents.
@@ -84,7 +84,9 @@ def unsupported_reason(rules: RuleSet, players: int) -> str | None:
         # the kernel plays the triangle games' playouts, but batches the chain games only
         geometry = type(rules.geometry).__name__
         return f"batched games play the chain rule sets; this one lays triangles on a {geometry}"
-    spec, reason = _compiled(rules, players)
+    spec, reason, kernel = _compiled_in(rules, players)
+    if spec is not None and not hasattr(kernel, "batch_new"):
+        return "batched games take at most 128 tiles (this set plays in bendolib._kernel_huge)"
     return None if spec is not None else reason
 
 

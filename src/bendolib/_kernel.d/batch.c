@@ -129,7 +129,7 @@ static void move_of_action(const VBatch *b, int a, KMove *m) {
     int end = r % b->ends, t = r / b->ends;
     m->kind = K_PLACE;
     m->end = (int8_t)end;
-    m->tile = (int8_t)t;
+    m->tile = (tile_t)t;
     m->inward = side ? sp->b[t] : sp->a[t];
     int outward = sp->a[t] != sp->b[t] ? (side ? sp->a[t] : sp->b[t]) : m->inward;
     m->shows = (int8_t)(is_wild(sp, outward) ? named : outward);

@@ -254,28 +254,36 @@ static int read_int_tuple(PyObject *t, int64_t *out, int size, const char *what)
     return 0;
 }
 
-#ifdef BENDOLIB_WIDE
-/* a mask of up to 128 bits: the low word, then obj >> 64 (a negative int stays negative) */
+#if MAXT > 64
+/* a mask of up to MAXT bits, 64 at a time from the lowest (a negative int stays negative
+ * and is refused with the bits beyond MAXT) */
 static int read_mask(PyObject *obj, mask_t *out) {
     if (!PyLong_Check(obj))
         return unsupported("a mask that is not an int");
-    uint64_t low = (uint64_t)PyLong_AsUnsignedLongLongMask(obj);
-    if (low == (uint64_t)-1 && PyErr_Occurred())
+    PyObject *shift = PyLong_FromLong(64), *rest = obj;
+    if (!shift)
         return -1;
-    PyObject *shift = PyLong_FromLong(64), *rest = shift ? PyNumber_Rshift(obj, shift) : NULL;
-    Py_XDECREF(shift);
-    if (!rest)
-        return -1;
-    unsigned long long high = PyLong_AsUnsignedLongLong(rest);
-    Py_DECREF(rest);
-    if (high == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            PyErr_Clear();
-            return unsupported("a mask beyond 128 tiles, or negative");
+    Py_INCREF(rest);
+    mask_t mask = 0;
+    for (int word = 0; word < MAXT / 64; word++) {
+        uint64_t bits = (uint64_t)PyLong_AsUnsignedLongLongMask(rest);
+        PyObject *next = bits == (uint64_t)-1 && PyErr_Occurred() ? NULL : PyNumber_Rshift(rest, shift);
+        Py_DECREF(rest);
+        if (!next) {
+            Py_DECREF(shift);
+            return -1;
         }
-        return -1;
+        rest = next;
+        mask = mask | ((mask_t)bits << (64 * word));
     }
-    *out = ((mask_t)high << 64) | low;
+    Py_DECREF(shift);
+    int beyond = PyObject_IsTrue(rest);
+    Py_DECREF(rest);
+    if (beyond < 0)
+        return -1;
+    if (beyond)
+        return unsupported("a mask beyond the kernel's tiles, or negative");
+    *out = mask;
     return 0;
 }
 #else
@@ -327,7 +335,7 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
         GET(deck, i, v);
         if (v < 0 || v >= sp->n)
             return unsupported("a deck index out of range");
-        st->deck[i] = (int8_t)v;
+        st->deck[i] = (tile_t)v;
     }
     GET(t, 4, st->stock_pos);
     if (st->stock_pos < 0 || st->stock_pos > st->ndeck)

@@ -19,19 +19,26 @@
  * bendolib._kernel_wide (at most 128 tiles: double-12's 91, a mask is an unsigned
  * __int128, which gcc and clang give every 64-bit target).  Every part writes masks with
  * mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, so that both builds share them. */
-#ifdef BENDOLIB_WIDE
+#if defined(BENDOLIB_HUGE) /* _kernel_huge.cc, C++: mask_t is mask256.h's, after the bits */
+#define MAXT 256       /* tiles in the set */
+#define MAXOCC 640     /* occupied cells */
+typedef uint8_t tile_t; /* a tile index (0 .. 255) */
+#define KNAME(x) "bendolib._kernel_huge" x
+#elif defined(BENDOLIB_WIDE)
 #ifndef __SIZEOF_INT128__
 #error "the wide kernel needs unsigned __int128 (gcc or clang on a 64-bit target)"
 #endif
 typedef unsigned __int128 mask_t;
 #define MAXT 128       /* tiles in the set */
 #define MAXOCC 320     /* occupied cells */
+typedef int8_t tile_t; /* a tile index */
 #define KNAME(x) "bendolib._kernel_wide" x
 #define KERNEL_INIT PyInit__kernel_wide
 #else
 typedef uint64_t mask_t;
 #define MAXT 64        /* tiles in the set */
 #define MAXOCC 160     /* occupied cells */
+typedef int8_t tile_t; /* a tile index */
 #define KNAME(x) "bendolib._kernel" x
 #define KERNEL_INIT PyInit__kernel
 #endif
@@ -96,7 +103,9 @@ static inline int lowest_word(uint64_t x) { /* index of the lowest set bit; x !=
 #endif
 }
 
-#ifdef BENDOLIB_WIDE
+#if defined(BENDOLIB_HUGE)
+#include "mask256.h"
+#elif defined(BENDOLIB_WIDE)
 static inline int popcount_mask(mask_t x) {
     return popcount_word((uint64_t)x) + popcount_word((uint64_t)(x >> 64));
 }
@@ -150,13 +159,15 @@ typedef struct {
 } KEnd;
 
 typedef struct {
-    int8_t kind, end, tile, inward, shows, turn;
+    int8_t kind, end;
+    tile_t tile;
+    int8_t inward, shows, turn;
 } KMove;
 
 typedef struct {
     mask_t hands[MAXP];
     mask_t drawn;
-    int8_t deck[MAXT];
+    tile_t deck[MAXT];
     int ndeck, stock_pos, current, drawn_count, last_placer, opening, direction, phase;
     int match_winner;
     int64_t round_number;
