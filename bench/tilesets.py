@@ -6,12 +6,12 @@ compiled kernel against the Python engine (issue 24 point 2).
 
 For each rule set and double-N set of its geometry's tiles (double-6: 28 tiles and
 double-9: 55 in ``bendolib._kernel``; double-12: 91 in ``bendolib._kernel_wide``;
-double-15: 136, beyond the kernel, on the Python engine) it times random playouts from a
-fresh deal to the end of the round, two ways, taking turns round after round so that both
-see the same load:
+double-15: 136 in ``bendolib._kernel_huge``) it times random playouts from a fresh deal
+to the end of the round, two ways, taking turns round after round so that both see the
+same load:
 
-* ``kernel``: ``bendolib.playouts.playouts``, ``--count`` playouts in one call (what the
-  kernel plays; double-15 falls back to the Python engine, and the row says so);
+* ``kernel``: ``bendolib.playouts.playouts``, ``--count`` playouts in one call (a set
+  that falls back to the Python engine, where a build is missing, says so in its row);
 * ``python``: ``bendolib.playouts.reference_playouts``, ``--python-count`` playouts, the
   Python engine (the specification).
 

@@ -14,11 +14,14 @@
 #include <intrin.h>
 #endif
 
-/* Two builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
- * is one 64-bit word) and, compiled with BENDOLIB_WIDE by _kernel_wide.c,
+/* Three builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
+ * is one 64-bit word); compiled with BENDOLIB_WIDE by _kernel_wide.c,
  * bendolib._kernel_wide (at most 128 tiles: double-12's 91, a mask is an unsigned
- * __int128, which gcc and clang give every 64-bit target).  Every part writes masks with
- * mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, so that both builds share them. */
+ * __int128, which gcc and clang give every 64-bit target); and, the playout parts only,
+ * compiled as C++ with BENDOLIB_HUGE by _kernel_huge.cc, bendolib._kernel_huge (at most
+ * 256 tiles: double-15's 136 to double-21's 253, a mask is mask256.h's four words).
+ * Every part writes masks with mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, and
+ * tile indices with tile_t, so that the builds share them. */
 #if defined(BENDOLIB_HUGE) /* _kernel_huge.cc, C++: mask_t is mask256.h's, after the bits */
 #define MAXT 256       /* tiles in the set */
 #define MAXOCC 640     /* occupied cells */
