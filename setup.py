@@ -20,15 +20,50 @@ required = os.environ.get("BENDOLIB_REQUIRE_KERNEL", "") not in ("", "0")
 debug = os.environ.get("BENDOLIB_KERNEL_DEBUG", "") not in ("", "0")
 strip = [] if debug or not sys.platform.startswith("linux") else ["-Wl,--strip-all"]
 
+# its parts, #included by _kernel.c (one translation unit): a rebuild when any changes
+parts = sorted(glob.glob("src/bendolib/_kernel.d/*.[ch]"))
+
 setup(
     ext_modules=[
         Extension(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
-            # its parts, #included by _kernel.c (one translation unit): a rebuild when any changes
-            depends=sorted(glob.glob("src/bendolib/_kernel.d/*.[ch]")),
+            depends=parts,
             optional=not required,
             extra_link_args=strip,
-        )
+        ),
+        # the same parts with 128-bit masks (BENDOLIB_WIDE): tile sets of 65 to 128 tiles;
+        # MSVC has no unsigned __int128 (on Windows, such sets play on the Python engine)
+        *(
+            []
+            if sys.platform == "win32"
+            else [
+                Extension(
+                    "bendolib._kernel_wide",
+                    sources=["src/bendolib/_kernel_wide.c"],
+                    depends=[*parts, "src/bendolib/_kernel.c"],
+                    optional=not required,
+                    extra_link_args=strip,
+                )
+            ]
+        ),
+        # the playout parts with 256-bit masks (BENDOLIB_HUGE, _kernel.d/mask256.h): tile
+        # sets of 129 to 256 tiles (double-15 to double-21); C parts compiled as C++, which
+        # g++ takes with -fpermissive: built on Linux (gcc) only, and never required
+        *(
+            [
+                Extension(
+                    "bendolib._kernel_huge",
+                    sources=["src/bendolib/_kernel_huge.cc"],
+                    depends=parts,
+                    language="c++",
+                    optional=True,
+                    extra_compile_args=["-std=c++17", "-fpermissive", "-Wno-unused-parameter"],
+                    extra_link_args=strip,
+                )
+            ]
+            if sys.platform.startswith("linux")
+            else []
+        ),
     ]
 )

@@ -53,6 +53,10 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
         ["bench/bound.py", "--rounds", "7", "--count", "10000", "--fresh", "2000"],
         "random playouts of Basic against a plain C port of its rules (the bound)",
     ),
+    "tilesets": (
+        ["bench/tilesets.py", "--rounds", "5", "--count", "1000", "--python-count", "20"],
+        "cost per decision and per playout, double-6 to double-15, kernel and Python engine",
+    ),
     "search-calls": (
         ["bench/search_calls.py", "--rounds", "7"],
         "small calls as a search bot makes them: one playout per call, dealing a round",

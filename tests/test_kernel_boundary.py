@@ -30,6 +30,7 @@ from bendolib.moves import DRAW, Draw
 from bendolib.playouts import kernel_reason, playouts, reference_playouts
 from bendolib.rules.effects import FaceEffects, NextDraws
 from bendolib.state import GAME_OVER, PLAYING, RoundContext, check_state
+from large_sets import on_double
 
 BASIC = bendolib.rules.get("basic")
 
@@ -330,7 +331,14 @@ HOSTILE: dict[str, tuple[Any, ...]] = {
     "match_winner": (-2, 5, 2**64),
     "seed": (-1, 2**64, 2**100),
     "deck": ((), (27,) * 30, (-1, 3), (2**70,)),
-    "hand_masks": ((-1, 0), (1 << 64, 0), (1 << 60, 1 << 61), (3, 1)),
+    "hand_masks": (
+        (-1, 0),
+        (1 << 64, 0),
+        (1 << 60, 1 << 61),
+        (3, 1),
+        (1 << 127, 1 << 128),
+        (1 << 255, 1 << 256),
+    ),
     "results": (
         (bendolib.state.RoundResult(1, False, (9,), (0, 0), (0, 0), (9,)),),
         (bendolib.state.RoundResult(1, False, (), (0,), (2**64, 0), ()),),
@@ -339,8 +347,15 @@ HOSTILE: dict[str, tuple[Any, ...]] = {
 
 
 def _hostile_states() -> Iterator[tuple[str, GameState]]:
-    for name in bendolib.rules.names():
-        rules = bendolib.rules.get(name)
+    # the built-in rule sets, and three on double-12 and double-15 (the wide and huge
+    # builds, issue 24 point 2)
+    large = [
+        on_double(name, top)
+        for name in ("basic", "bendo-all-in-actions", "classic-draw")
+        for top in (12, 15)
+    ]
+    for rules in [*(bendolib.rules.get(name) for name in bendolib.rules.names()), *large]:
+        name = rules.name
         players = rules.player_counts[0]
         state = new_game(rules, players, 11)
         for _ in range(3):
@@ -360,12 +375,10 @@ def _calls(state: GameState) -> Iterator[Callable[[], object]]:
     for move in moves[:3]:
         yield partial(apply, state, move)
     yield lambda: playouts(state, first=[0, 2**70])
-    kernel = bendolib.playouts._kernel
-    if kernel is None:
-        return
     # the playout kernel itself (playouts would fall back on the Python engine, which
-    # may play a broken state for ever: it trusts the states that pass the checks)
-    spec, _ = bendolib.playouts._compiled(state.context.rules, state.context.players)
+    # may play a broken state for ever: it trusts the states that pass the checks); the
+    # wide build for a set of more than 64 tiles
+    spec, _, kernel = bendolib.playouts._compiled_in(state.context.rules, state.context.players)
     if spec is None:
         return
     for policy in range(3):

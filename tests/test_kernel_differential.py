@@ -30,7 +30,9 @@ from bendolib._kernel_input import state_tuple
 from bendolib._playouts_reference import Outcome, reference_playouts
 from bendolib.geometry.chain import ChainGeometry
 from bendolib.limits import MAX_PARAM
+from bendolib.rules.ruleset import RuleSet
 from bendolib.state import PLAYING
+from large_sets import CHAIN_GAMES, on_double
 
 LONG = os.environ.get("BENDOLIB_LONG", "") not in ("", "0")
 #: Arbitrary states per rule set and player count.
@@ -42,6 +44,9 @@ CONFIGS = [
     if isinstance(bendolib.rules.get(name).geometry, ChainGeometry)
     for players in bendolib.rules.get(name).player_counts
 ]
+
+#: The chain rule sets on double-12 (the wide build), one player count each.
+LARGE = [(name, bendolib.rules.get(name).player_counts[-1]) for name in CHAIN_GAMES]
 
 _STEP = ("_step_legal", "_step_apply", "_deal_deck", "_deal_hands")
 
@@ -61,9 +66,9 @@ def _score(rng: random.Random, target: int) -> int:
     return rng.randrange(0, max(1, target))
 
 
-def arbitrary_state(rng: random.Random, name: str, players: int) -> GameState:
+def arbitrary_state(rng: random.Random, name: str | RuleSet, players: int) -> GameState:
     """A state of ``name`` for ``players`` that ``replace`` accepts, drawn from ``rng``."""
-    rules = bendolib.rules.get(name)
+    rules = bendolib.rules.get(name) if isinstance(name, str) else name
     state = new_game(rules, players, rng.randrange(2**64))
     for _ in range(rng.randrange(0, 40)):
         if state.phase != PLAYING:
@@ -139,16 +144,27 @@ class _Pure:
             setattr(engine, name, value)
 
 
+def _rules(name: str) -> RuleSet:
+    """Rule set ``name``, or "NAME dN": rule set NAME on double-N."""
+    base, _, top = name.partition(" d")
+    return on_double(base, int(top)) if top else bendolib.rules.get(name)
+
+
 def _states(name: str, players: int) -> Iterator[GameState]:
+    """Arbitrary states of ``name`` (see :func:`_rules`)."""
+    rules = _rules(name)
     rng = random.Random(f"differential {name} {players}")
     for _ in range(PER_CONFIG):
-        yield arbitrary_state(rng, name, players)
+        yield arbitrary_state(rng, rules, players)
 
 
 @pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
-@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@pytest.mark.parametrize(("name", "players"), CONFIGS + [(f"{n} d12", p) for n, p in LARGE])
 def test_step_kernel_on_arbitrary_states(name: str, players: int) -> None:
-    """legal_moves and apply of each listed move: the step kernel's are the engine's."""
+    """
+    legal_moves and apply of each listed move: the step kernel's are the engine's (on
+    double-12, "NAME d12", it leaves every call to the engine: its masks are 64 bits).
+    """
     for state in _states(name, players):
         fast = _answer(partial(legal_moves, state))
         with _Pure():
@@ -168,14 +184,28 @@ def test_step_kernel_on_arbitrary_states(name: str, players: int) -> None:
 
 
 @pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
-@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@pytest.mark.parametrize(
+    ("name", "players"),
+    CONFIGS + [(f"{n} d{top}", p) for n, p in LARGE for top in (12, 15)],
+)
 def test_playout_kernel_on_arbitrary_states(name: str, players: int) -> None:
-    """Recorded playouts of each policy: the kernel's moves and outcomes are the engine's."""
-    kernel = kernel_api._kernel
-    assert kernel is not None
-    rules = bendolib.rules.get(name)
-    spec, reason = kernel_api._compiled(rules, players)
-    assert spec is not None, reason
+    """
+    Recorded playouts of each policy: the kernel's moves and outcomes are the engine's;
+    "NAME d12" and "NAME d15": the rule set on double-12 in the wide build, on double-15
+    in the huge build (issue 24 point 2).
+    """
+    rules = _rules(name)
+    build: dict[int, Any] = {
+        64: kernel_api._kernel,
+        128: kernel_api._kernel_wide,
+        256: kernel_api._kernel_huge,
+    }
+    limit = min(n for n in build if n >= len(rules.tileset))
+    if build[limit] is None:
+        pytest.skip("this build of the kernel is not loaded")
+    spec, reason, kernel = kernel_api._compiled_in(rules, players)
+    assert spec is not None and kernel is not None, reason
+    assert kernel is build[limit]
     played = 0
     for k, state in enumerate(_states(name, players)):
         within = all(abs(s) < rules.match.target for s in state.scores)

@@ -108,6 +108,55 @@ def test_a_missing_build_warns_once() -> None:
     assert "not built" in out.stderr
 
 
+def test_a_tile_set_beyond_the_kernel_warns_naming_the_count() -> None:
+    """
+    Issue 24 point 2 and 5: double-12 plays in the wide build and double-15 in the huge
+    one (no warning); double-22 (276 tiles, beyond 256) falls back, and the warning names
+    the tile count and the limit.
+    """
+    from large_sets import on_double
+
+    if kernel_api._kernel_wide is None or kernel_api._kernel_huge is None:
+        pytest.skip("the wide and huge builds of the kernel are not both loaded")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel_api.playouts(new_game(on_double("classic-block", 12), 2, seed=1), 2)
+        kernel_api.playouts(new_game(on_double("classic-block", 15), 2, seed=1), 2)
+    rules = on_double("classic-block", 22).configure("fallback-double-22")
+    with pytest.warns(KernelFallbackWarning, match=r"276 tiles \(the kernel: at most 256\)"):
+        kernel_api.playouts(new_game(rules, 2, seed=1), 2)
+
+
+@pytest.mark.parametrize(
+    ("build", "top", "said"),
+    [
+        ("_kernel_wide", 12, "double-12 curved has 91 tiles, more than 64"),
+        ("_kernel_huge", 15, "double-15 curved has 136 tiles, more than 128"),
+    ],
+)
+def test_a_missing_large_build_warns_for_its_sets_only(build: str, top: int, said: str) -> None:
+    """
+    Without the wide build (``bendolib._kernel_wide`` not built: MSVC has no 128-bit
+    integers) or the huge one (built by gcc only), a set of its size falls back naming
+    the missing build; the 64-tile build still plays the rest.
+    """
+    env = dict(os.environ)
+    env.pop("BENDOLIB_PURE_PYTHON", None)
+    code = (
+        f"import sys; sys.modules['bendolib.{build}'] = None; "
+        "import bendolib, bendolib.playouts as p; "
+        "from bendolib.tiles import TileSet; "
+        f"big = bendolib.rules.get('basic').configure('big', tileset=TileSet.double({top})); "
+        "p.playouts(bendolib.new_game('basic', 2, seed=1), 1); "
+        "p.playouts(bendolib.new_game(big, 2, seed=1), 1); "
+        "print(p.KERNEL, p.kernel_reason(big, 2))"
+    )
+    out = _run(code, env)
+    assert out.stdout.startswith(f"True {said}"), out.stderr
+    assert f"{build}) is not built" in out.stdout
+    assert out.stderr.count("KernelFallbackWarning") == 1, out.stderr
+
+
 def test_the_triangle_step_kernel_knows_the_fields_the_readers_know() -> None:
     """
     The rule set's, the geometry's, the drawing's and the match's fields are written once

@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "engine",
         "legal moves and apply (the compiled kernel's step functions too)",
-        ("_placing", "_kernel_abi", "_kernel", "engine"),
+        ("_placing", "_kernel_abi", "_kernel", "_kernel_wide", "_kernel_huge", "engine"),
     ),
     (
         "records",

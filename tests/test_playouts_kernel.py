@@ -37,9 +37,19 @@ from bendolib.testing import strategies
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "perft"))
 
-from perft_core import ALONG, rules_named, start_position
+from perft_core import ALONG, perft, rules_named, start_position
+
+from large_sets import HUGE_CONFIGS, LARGE_CONFIGS, on_double
 
 needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
+#: The wide build (65 to 128 tiles) is not compiled where the compiler has no 128-bit integer.
+needs_wide = pytest.mark.skipif(
+    kernel_api._kernel_wide is None, reason="the wide build of the kernel is not loaded"
+)
+#: The huge build (129 to 256 tiles) is made by gcc only (setup.py).
+needs_huge = pytest.mark.skipif(
+    kernel_api._kernel_huge is None, reason="the huge build of the kernel is not loaded"
+)
 
 #: Playouts per built-in rule set and player count: a few hundred in CI.
 PER_CONFIG = int(os.environ.get("BENDOLIB_DIFFERENTIAL", "200"))
@@ -66,10 +76,8 @@ def kernel_playouts(
     first: tuple[int, ...] | None = None,
 ) -> tuple[Outcome, ...]:
     """The kernel's playouts, called directly (no fallback), every move recorded."""
-    spec, reason = kernel_api._compiled(state.rules, state.players)
-    assert spec is not None, reason
-    kernel = kernel_api._kernel
-    assert kernel is not None
+    spec, reason, kernel = kernel_api._compiled_in(state.rules, state.players)
+    assert spec is not None and kernel is not None, reason
     return tuple(
         kernel.run(
             spec,
@@ -85,10 +93,15 @@ def kernel_playouts(
     )
 
 
+def kernel_of(rules: RuleSet, players: int) -> Any:
+    """The build of the kernel that plays ``rules``: ``_kernel``, or ``_kernel_wide``."""
+    spec, reason, kernel = kernel_api._compiled_in(rules, players)
+    assert spec is not None and kernel is not None, reason
+    return kernel
+
+
 def compile_for(rules: RuleSet, players: int) -> Any:
-    kernel = kernel_api._kernel
-    assert kernel is not None
-    return kernel.compile(spec_tuple(rules, players))
+    return kernel_of(rules, players).compile(spec_tuple(rules, players))
 
 
 def code(rules: RuleSet, move: Move) -> tuple[int, ...]:
@@ -106,9 +119,9 @@ def code(rules: RuleSet, move: Move) -> tuple[int, ...]:
     return (kind, 0, 0, 0, 0, 0)
 
 
-def starts(name: str, players: int, count: int) -> list[GameState]:
+def starts(name: str | RuleSet, players: int, count: int) -> list[GameState]:
     """Fresh deals and positions along random games (every round phase included)."""
-    rules = bendolib.rules.get(name)
+    rules = bendolib.rules.get(name) if isinstance(name, str) else name
     out = []
     for seed in range(count):
         state = new_game(rules, players, seed=seed)
@@ -187,8 +200,7 @@ def test_differential_configured_rule_sets(data: st.DataObject) -> None:
     if kernel_api.kernel_reason(rules, state.players) is not None:
         return  # more tiles than the kernel holds: the Python engine plays it
     spec = compile_for(rules, state.players)
-    kernel = kernel_api._kernel
-    assert kernel is not None
+    kernel = kernel_of(rules, state.players)
     listed = tuple(code(rules, m) for m in legal_moves(state))
     assert kernel.listing(spec, state_tuple(state)) == listed
     for until in ("round", "match"):
@@ -237,10 +249,101 @@ def test_an_endless_match_stops_at_the_bound() -> None:
 def test_listing_is_the_engines(state: GameState) -> None:
     """On any reachable state the kernel lists legal_moves, in its order."""
     spec = compile_for(state.rules, state.players)
-    kernel = kernel_api._kernel
-    assert kernel is not None
+    kernel = kernel_of(state.rules, state.players)
     listed = tuple(code(state.rules, m) for m in legal_moves(state))
     assert kernel.listing(spec, state_tuple(state)) == listed
+
+
+# -- tile sets of more than 64 tiles: the wide build (issue 24 point 2) ---------------
+
+
+@needs_wide
+@pytest.mark.parametrize(("name", "players"), LARGE_CONFIGS)
+def test_differential_double_twelve(name: str, players: int) -> None:
+    """
+    Issue 24 point 2 ("double-12 ... and the action-tile sets in the core ... with the same
+    differential tests"): each chain rule set on double-12 (91 tiles, 97 with the action
+    tiles) plays in the wide build (``bendolib._kernel_wide``), and its random, heaviest
+    and greedy playouts, to the end of the round and of the match, are the engine's.
+    """
+    assert kernel_of(on_double(name, 12), players) is kernel_api._kernel_wide
+    differential_on_double(name, 12, players)
+
+
+@needs_huge
+@pytest.mark.parametrize(("name", "players"), HUGE_CONFIGS)
+def test_differential_double_fifteen(name: str, players: int) -> None:
+    """
+    Issue 24 point 2, double-15 (136 tiles, 142 with the action tiles): in the huge build
+    (``bendolib._kernel_huge``, 256-bit masks), the same playouts as the engine's.
+    """
+    assert kernel_of(on_double(name, 15), players) is kernel_api._kernel_huge
+    differential_on_double(name, 15, players)
+
+
+def differential_on_double(name: str, top: int, players: int) -> None:
+    """Random, heaviest and greedy playouts of ``name`` on double-``top``: the engine's."""
+    rules = on_double(name, top)
+    for k, state in enumerate(starts(rules, players, 2)):
+        what = f"{name} double-{top} {players}p"
+        expected = reference_playouts(state, 4, seed=k, record=True)
+        assert_same(expected, kernel_playouts(state, 4, seed=k), what)
+        if not state.is_round_over:
+            first = tuple(range(min(4, len(legal_moves(state)))))
+            for policy in ("heaviest", "greedy"):
+                expected = reference_playouts(state, policy=policy, record=True, first=first)
+                got = kernel_playouts(state, len(first), policy=policy, first=first)
+                assert_same(expected, got, f"{what} {policy}")
+        policy = ("random", "greedy")[k % 2]
+        expected = reference_playouts(state, 1, policy=policy, seed=k, until="match", record=True)
+        got = kernel_playouts(state, 1, policy=policy, seed=k, until="match")
+        assert_same(expected, got, f"{what} {policy} to the end of the match")
+
+
+@needs_wide
+@pytest.mark.parametrize("top", [12, 15, 20])
+@pytest.mark.parametrize("name", ["basic", "bendo-all-in-actions", "classic-draw", "all-five"])
+def test_wide_listing_and_perft_are_the_engines(name: str, top: int) -> None:
+    """
+    Along random games on double-12 (the wide build), double-15 and double-20 (231 tiles,
+    237 with the action tiles: the huge build; the action set's wild star naming 0 to
+    ``top`` included), the kernel lists ``legal_moves`` in its order at every step, and its
+    perft counts at depth 2 are the engine's.
+    """
+    if top > 12 and kernel_api._kernel_huge is None:
+        pytest.skip("the huge build of the kernel is not loaded")
+    rules = on_double(name, top)
+    players = rules.player_counts[0]
+    kernel = kernel_of(rules, players)
+    spec = compile_for(rules, players)
+    for seed in range(2):
+        state = new_game(rules, players, seed=seed)
+        rng = SplitMix64(seed)
+        for step in range(60):
+            legal = legal_moves(state)
+            listed = tuple(code(rules, m) for m in legal)
+            assert kernel.listing(spec, state_tuple(state)) == listed, (name, seed, step)
+            if step % 20 == 0:
+                assert kernel.perft(spec, state_tuple(state), 2) == perft(state, 2)
+            if not legal:
+                break
+            state = apply(state, legal[rng.below(len(legal))])
+
+
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
+def test_double_twenty_two_falls_back_to_the_engine() -> None:
+    """
+    Beyond the huge build's 256 tiles (double-22: 276) the Python engine plays, and
+    ``kernel_reason`` names the tile count and the limit.
+    """
+    for name in ("basic", "classic-draw", "bendo-all-in-actions"):
+        rules = on_double(name, 22)
+        if kernel_api.KERNEL:
+            reason = kernel_api.kernel_reason(rules, 2)
+            assert reason is not None and "at most 256" in reason, reason
+        state = new_game(rules, 2, seed=1)
+        got = kernel_api.playouts(state, 2, seed=2, record=True)
+        assert got == reference_playouts(state, 2, seed=2, record=True)
 
 
 # -- the perft vectors, replayed in the kernel ----------------------------------------
@@ -263,9 +366,8 @@ def test_perft_vectors_in_the_kernel(
     name: str, header: list[str], expected: list[list[str]]
 ) -> None:
     """tests/perft: the kernel's move trees and move counts are the frozen ones."""
-    kernel = kernel_api._kernel
-    assert kernel is not None
     kind, rules, players, seed = header[0], header[1], int(header[2]), int(header[3])
+    kernel = kernel_of(rules_named(rules), players)
     spec = compile_for(rules_named(rules), players)
     if kind == "position":
         state = start_position(rules, players, seed, int(header[4]))
@@ -376,13 +478,13 @@ def test_finished_rounds_play_nothing_or_the_next_round() -> None:
 
 @pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
 def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
-    """More tiles than 64, or a geometry of the user's: the Python engine plays."""
+    """More tiles than 256, or a geometry of the user's: the Python engine plays."""
     from bendolib.geometry.straight import StraightGeometry
 
     class Line(StraightGeometry):
         pass
 
-    big = bendolib.rules.get("classic-draw").configure(tileset=bendolib.rules.classic.DOUBLE_TWELVE)
+    big = on_double("classic-draw", 22)  # 276 tiles: beyond the huge build's 256
     mine = bendolib.rules.get("classic-block").configure(geometry=Line())
     for rules in (big, mine):
         if kernel_api.KERNEL:
@@ -525,8 +627,7 @@ def test_an_end_closing_two_ways_kernel_and_engine_agree() -> None:
     state = position_text.loads(ALL_FIVE_TWO_WAY)
     assert [str(m) for m in legal_moves(state)] == ["2-2@1R", "2-2@3L", "draw"]
     spec = compile_for(state.rules, state.players)
-    kernel = kernel_api._kernel
-    assert kernel is not None
+    kernel = kernel_of(state.rules, state.players)
     listed = tuple(code(state.rules, m) for m in legal_moves(state))
     assert kernel.listing(spec, state_tuple(state)) == listed
     first = tuple(range(len(listed)))

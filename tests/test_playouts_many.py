@@ -12,7 +12,16 @@ import random
 import pytest
 
 from bendolib import GameState, apply, legal_moves, new_game
-from bendolib.playouts import PlayoutError, playouts, playouts_many, reference_playouts
+from bendolib.playouts import (
+    KERNEL,
+    PlayoutError,
+    _kernel_huge,
+    _kernel_wide,
+    kernel_reason,
+    playouts,
+    playouts_many,
+    reference_playouts,
+)
 
 
 def leaves(names: list[tuple[str, int]], per: int) -> list[GameState]:
@@ -59,6 +68,27 @@ def test_many_plays_rule_sets_the_kernel_does_not() -> None:
     states = leaves([("triangle-dominoes", 2), ("basic", 2)], 2)
     many = playouts_many(states, 1, seed=3)
     assert many == tuple(playouts(s, 1, seed=3 + j) for j, s in enumerate(states))
+
+
+def test_many_mixes_the_two_builds_of_the_kernel() -> None:
+    """
+    Issue 24 point 2: states of a 28-tile set, of double-12 (the wide build) and of
+    double-15 (the huge build) in one call, each played by its own build: the engine's
+    outcomes, no fallback.
+    """
+    from large_sets import on_double
+
+    states = [
+        new_game(on_double("basic", 12), 2, seed=1),
+        *leaves([("basic", 2)], 1),
+        new_game(on_double("classic-draw", 12), 3, seed=2),
+        new_game(on_double("all-five", 15), 2, seed=3),
+    ]
+    if KERNEL and _kernel_wide is not None and _kernel_huge is not None:
+        assert all(kernel_reason(state.rules, state.players) is None for state in states)
+    many = playouts_many(states, 2, seed=11)
+    for j, state in enumerate(states):
+        assert many[j] == reference_playouts(state, 2, seed=11 + j)
 
 
 def test_many_of_no_state_is_empty() -> None:

@@ -217,6 +217,47 @@ def test_a_game_plays_the_same_whatever_the_batch_size() -> None:
         alone.step(actions[3:4])
 
 
+@pytest.mark.parametrize(
+    ("name", "players", "opponents", "match"),
+    [
+        ("basic", 2, None, False),
+        ("bendo-all-in-actions", 3, "greedy", False),
+        ("classic-draw", 2, "random", True),
+        ("all-five", 4, "heaviest", False),
+    ],
+)
+def test_double_twelve_batches_are_the_scalar_engine(
+    name: str, players: int, opponents: str | None, match: bool
+) -> None:
+    """
+    Issue 24 point 2 (the tile sets beyond 64 tiles in the core): on double-12 (91
+    tiles, 97 with the action tiles) the batch runs in the wide build and every
+    observation, mask, reward and reset is the scalar engine's.
+    """
+    from bendolib import playouts
+    from bendolib.vector import VectorGames
+    from large_sets import on_double
+
+    if playouts._kernel_wide is None:
+        pytest.skip("the wide build of the kernel is not loaded (no 128-bit integers)")
+    rules = on_double(name, 12)
+    assert VectorGames(rules, 1, players)._kernel.__name__ == "bendolib._kernel_wide"
+    if playouts._kernel_huge is not None:  # double-15: playouts in the huge build, no batches
+        with pytest.raises(RuleSetError, match="batched games take at most 128 tiles"):
+            VectorGames(on_double(name, 15), 1, players)
+    games, steps = (8, 1500) if LONG else (2, 150)
+    run_differential(
+        rules,
+        players,
+        games=games,
+        steps=steps,
+        seed=5,
+        check=games,
+        match=match,
+        opponents=opponents,
+    )
+
+
 def test_illegal_actions_name_the_game_and_the_action() -> None:
     """Issue 23: "a library error naming the game and the action"; no game moves."""
     from bendolib.vector import VectorGames

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
@@ -93,8 +94,39 @@ def _load() -> ModuleType:
     return _kernel
 
 
-#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``).
+def load_build(name: str) -> ModuleType | None:
+    """
+    Another build of the kernel (``"_kernel_wide"``: the same parts with 128-bit masks,
+    for tile sets of more than :data:`MAX_TILES` tiles; ``"_kernel_huge"``: the playout
+    parts with 256-bit masks, beyond :data:`MAX_TILES_WIDE`), or None when
+    :func:`load_kernel` gives None or it is not built (:func:`missing_build_reason`).
+    """
+    if missing_build_reason(name):
+        return None
+    return importlib.import_module(f"bendolib.{name}")
+
+
+def missing_build_reason(name: str) -> str:
+    """Why :func:`load_build` gives None ("" when it gives the build)."""
+    reason = missing_reason()
+    if reason:
+        return reason
+    try:
+        build = importlib.import_module(f"bendolib.{name}")
+    except ImportError:
+        return f"its build of the kernel (bendolib.{name}) is not built"
+    if getattr(build, "ABI", None) != ABI:
+        return f"bendolib.{name} is a stale build (rebuild it: python setup.py build_ext)"
+    return ""
+
+
+#: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``): ``bendolib._kernel``
+#: takes tile sets of at most MAX_TILES tiles, ``bendolib._kernel_wide`` (the same parts
+#: built with ``BENDOLIB_WIDE``) of at most MAX_TILES_WIDE, ``bendolib._kernel_huge``
+#: (``BENDOLIB_HUGE``, the chain games' playouts only) of at most MAX_TILES_HUGE.
 MAX_TILES = 64
+MAX_TILES_WIDE = 128
+MAX_TILES_HUGE = 256
 MAX_PLAYERS = 8
 
 

@@ -2,10 +2,12 @@
 What the compiled kernel reads: a RuleSet as a flat *spec* tuple, a GameState as a flat
 *state* tuple, and the reason a rule set is left to the Python engine.
 
-The kernel knows the built-in parts exactly: the tile sets of at most 64 tiles, the
-straight line and the bend lattice, the built-in policies (by their class, not a
-subclass, and by their fields: a policy that gained a parameter is played by the Python
-engine until the kernel learns it) and at most 8 players.
+The kernel knows the built-in parts exactly: the tile sets of at most 256 tiles (at most
+64 in ``bendolib._kernel``, 65 to 128 in its wide build ``bendolib._kernel_wide``, 129
+to 256 in ``bendolib._kernel_huge``), the straight line and the bend lattice, the
+built-in policies (by their class, not a subclass, and by their fields: a policy that
+gained a parameter is played by the Python engine until the kernel learns it) and at
+most 8 players.
 
 The rule options of issue 13 (``RuleSet.closing``, ``DrawPolicy.after_voluntary`` and
 ``when_blocked``, ``Match.target_check``, ``FinishingOrder.rounding``,
@@ -27,6 +29,7 @@ from bendolib._kernel_abi import (
     GEOMETRY_FIELDS,
     HIGHEST_PLAY_SCORE_FIELDS,
     MATCH_FIELDS,
+    MAX_TILES_HUGE,
     RULESET_FIELDS,
     WINNER_TAKES_PIPS_FIELDS,
 )
@@ -172,8 +175,10 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     if getattr(rules.match, "several", "highest") != "highest":
         raise NotForKernelError("the kernel gives a shared target to the highest score only")
     tileset = rules.tileset
-    if len(tileset) > MAX_TILES:
-        raise NotForKernelError(f"{tileset.name} has {len(tileset)} tiles (kernel: {MAX_TILES})")
+    if len(tileset) > MAX_TILES_HUGE:  # (more than MAX_TILES: the wide or huge build)
+        raise NotForKernelError(
+            f"{tileset.name} has {len(tileset)} tiles (the kernel: at most {MAX_TILES_HUGE})"
+        )
     if not 1 <= players <= MAX_PLAYERS:
         raise NotForKernelError(f"{players} players (the kernel: 1 to {MAX_PLAYERS})")
     faces = {face for t in tileset.tiles for face in (t.a, t.b)} | set(rules.wild_faces)

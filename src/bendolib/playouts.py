@@ -23,9 +23,18 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
-from bendolib._kernel_abi import NotForKernelError, load_kernel, missing_reason
+from bendolib._kernel_abi import (
+    MAX_TILES,
+    MAX_TILES_WIDE,
+    NotForKernelError,
+    load_build,
+    load_kernel,
+    missing_build_reason,
+    missing_reason,
+)
 from bendolib._kernel_input import spec_tuple, state_tuple
 from bendolib._playouts_reference import (
     MAX_MOVES,
@@ -45,6 +54,12 @@ _kernel = load_kernel()
 _MISSING = "" if _kernel is not None else missing_reason()
 if _MISSING.startswith("BENDOLIB_PURE_PYTHON"):
     _MISSING = ""
+#: The wide build (``bendolib._kernel_wide``, 128-bit masks): the rule sets whose tile set
+#: is larger than ``bendolib._kernel`` takes (65 to 128 tiles, such as double-12); the
+#: huge build (``bendolib._kernel_huge``, 256-bit masks, playouts only): 129 to 256 tiles
+#: (double-15 to double-21).
+_kernel_wide = load_build("_kernel_wide") if _kernel is not None else None
+_kernel_huge = load_build("_kernel_huge") if _kernel is not None else None
 
 #: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
 KERNEL = _kernel is not None
@@ -52,41 +67,65 @@ KERNEL = _kernel is not None
 _POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
 
 #: Compiled rule sets by (id of the rule set, players): the rule set (so that its id stays
-#: unique while memoised) and the compiled spec, or the reason it is not compiled.
-_SPECS: dict[tuple[int, int], tuple[RuleSet, Any, str]] = {}
+#: unique while memoised), the compiled spec, or the reason it is not compiled, and the
+#: build of the kernel that compiled it (``_kernel`` or ``_kernel_wide``).
+_SPECS: dict[tuple[int, int], tuple[RuleSet, Any, str, ModuleType | None]] = {}
 
 
-#: The latest lookup of :func:`_compiled` (rules, players, spec, reason): a search calls
-#: with the same rule set again and again, and this skips building the key and the dict
-#: lookup (issue 24, point 3: the fixed cost of a small call).
-_LATEST: list[Any] = [None, 0, None, ""]
+#: The latest lookup of :func:`_compiled` (rules, players, spec, reason, kernel): a search
+#: calls with the same rule set again and again, and this skips building the key and the
+#: dict lookup (issue 24, point 3: the fixed cost of a small call).
+_LATEST: list[Any] = [None, 0, None, "", None]
 
 
 def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
     """The kernel's compiled ``rules`` for ``players`` (None and the reason when it has none)."""
+    spec, reason, _ = _compiled_in(rules, players)
+    return spec, reason
+
+
+def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
+    """
+    :func:`_compiled`, and the build of the kernel the spec is for: ``_kernel``,
+    ``_kernel_wide`` for a tile set of 65 to 128 tiles, ``_kernel_huge`` for 129 to 256
+    (None without a spec).
+    """
     latest = _LATEST
     if latest[0] is rules and latest[1] == players:
-        return latest[2], latest[3]
+        return latest[2], latest[3], latest[4]
     key = (id(rules), players)
     found = _SPECS.get(key)
     if found is None or found[0] is not rules:
         spec: Any = None
         reason = ""
-        if _kernel is None:
+        kernel = _kernel
+        if kernel is None:
             reason = _MISSING or "the compiled kernel is not loaded"
         else:
             try:
-                spec = _kernel.compile(spec_tuple(rules, players))
+                description = spec_tuple(rules, players)
+                tiles = len(rules.tileset)
+                if tiles > MAX_TILES:
+                    wide = tiles <= MAX_TILES_WIDE
+                    kernel = _kernel_wide if wide else _kernel_huge
+                    if kernel is None:
+                        build = "_kernel_wide" if wide else "_kernel_huge"
+                        raise NotForKernelError(
+                            f"{rules.tileset.name} has {tiles} tiles, more than "
+                            f"{MAX_TILES if wide else MAX_TILES_WIDE}, and "
+                            f"{missing_build_reason(build)}"
+                        )
+                spec = kernel.compile(description)
             except NotForKernelError as exc:
                 reason = str(exc)
-            except _kernel.UnsupportedError as exc:
+            except kernel.UnsupportedError as exc:  # type: ignore[union-attr]
                 reason = str(exc)
         if len(_SPECS) >= 256:
             _SPECS.clear()
-        found = (rules, spec, reason)
+        found = (rules, spec, reason, kernel if spec is not None else None)
         _SPECS[key] = found
-    _LATEST[:] = [rules, players, found[1], found[2]]
-    return found[1], found[2]
+    _LATEST[:] = [rules, players, found[1], found[2], found[3]]
+    return found[1], found[2], found[3]
 
 
 def kernel_reason(rules: RuleSet, players: int) -> str | None:
@@ -155,11 +194,11 @@ def playouts(
     count = check_arguments(state, count, policy, seed, until, first)
     reason = _MISSING
     if _kernel is not None:
-        spec, reason = _compiled(state.context.rules, state.context.players)
+        spec, reason, kernel = _compiled_in(state.context.rules, state.context.players)
         if spec is not None:
             try:
                 return tuple(
-                    _kernel.run(
+                    kernel.run(
                         spec,
                         state_tuple(state),
                         count,
@@ -171,7 +210,7 @@ def playouts(
                         Outcome,
                     )
                 )
-            except (_kernel.UnsupportedError, NotForKernelError) as exc:
+            except (kernel.UnsupportedError, NotForKernelError) as exc:
                 reason = str(exc)  # a position or an event the kernel leaves to the engine
     out = reference_playouts(
         state, count, policy=policy, seed=seed, until=until, record=record, first=first
@@ -203,11 +242,10 @@ def playouts_many(
     code = _POLICY_CODES[policy]
     match = until == "match"
     out: list[tuple[Outcome, ...]] = []
-    kernel = _kernel
     for j, state in enumerate(states):
-        spec = None
-        if kernel is not None:
-            spec, _ = _compiled(state.context.rules, state.context.players)
+        spec = kernel = None
+        if _kernel is not None:
+            spec, _, kernel = _compiled_in(state.context.rules, state.context.players)
         if kernel is not None and spec is not None:
             try:
                 out.append(

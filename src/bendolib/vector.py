@@ -53,7 +53,7 @@ from bendolib._kernel_tri_input import is_triangle_rules
 from bendolib._rng import derive_seed
 from bendolib.encoding import action_count, encoding_size
 from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
-from bendolib.playouts import _compiled, _kernel
+from bendolib.playouts import _compiled_in, _kernel
 from bendolib.rules.ruleset import RuleSet
 
 #: The kernel policies that can play the opponents.
@@ -84,7 +84,9 @@ def unsupported_reason(rules: RuleSet, players: int) -> str | None:
         # the kernel plays the triangle games' playouts, but batches the chain games only
         geometry = type(rules.geometry).__name__
         return f"batched games play the chain rule sets; this one lays triangles on a {geometry}"
-    spec, reason = _compiled(rules, players)
+    spec, reason, kernel = _compiled_in(rules, players)
+    if spec is not None and not hasattr(kernel, "batch_new"):
+        return "batched games take at most 128 tiles (this set plays in bendolib._kernel_huge)"
     return None if spec is not None else reason
 
 
@@ -159,10 +161,12 @@ class VectorGames:
             raise RuleSetError(
                 f"bendolib.vector cannot batch {rules.name} with {self.players} players: {reason}"
             )
-        assert _kernel is not None
-        spec, _ = _compiled(rules, self.players)
+        spec, _, kernel = _compiled_in(rules, self.players)
+        assert kernel is not None
+        #: The build of the kernel that plays these games (``_kernel_wide`` beyond 64 tiles).
+        self._kernel: Any = kernel
         self.num_games = num_games
-        self._batch = _kernel.batch_new(
+        self._batch = kernel.batch_new(
             spec,
             num_games,
             agent,
@@ -171,7 +175,7 @@ class VectorGames:
             bool(skip_forced),
             max_moves or 0,
         )
-        size, actions, per_game = _kernel.batch_info(self._batch)
+        size, actions, per_game = kernel.batch_info(self._batch)
         assert size == encoding_size(rules, self.players)
         assert actions == action_count(rules)
         self.observation_size = size
@@ -189,7 +193,7 @@ class VectorGames:
         self.match_winner = np.full(n, -1, dtype=np.int32)
         self.deal_seed = np.zeros(n, dtype=np.uint64)
         self._core_bytes = per_game
-        _kernel.batch_bind(
+        kernel.batch_bind(
             self._batch,
             (
                 self.obs,
@@ -263,7 +267,7 @@ class VectorGames:
             if not isinstance(base, int) or isinstance(base, bool) or not 0 <= base < 2**64:
                 raise ArgumentError(f"a seed is an int from 0 to 2**64 - 1, not {base!r:.40}")
             self.seeds[:] = [derive_seed(base, g) for g in range(self.num_games)]
-        self._core(_kernel.batch_reset, self._batch, self.seeds.view(np.int64))  # type: ignore[union-attr]
+        self._core(self._kernel.batch_reset, self._batch, self.seeds.view(np.int64))
         if self.callback is not None:
             self._callback_moves()
             self.rewards[:] = 0.0
@@ -301,7 +305,7 @@ class VectorGames:
         core's moves, up to each game's next decision by the caller.
         """
         actions = self._actions(actions)
-        found = self._core(_kernel.batch_step, self._batch, actions, None, False)  # type: ignore[union-attr]
+        found = self._core(self._kernel.batch_step, self._batch, actions, None, False)
         if found is not None:
             raise self._illegal(found, "the")
         if self.callback is not None:
@@ -332,7 +336,7 @@ class VectorGames:
                 raise ArgumentError(f"policies are indices into {POLICIES}")
             codes = np.ascontiguousarray(given, dtype=np.int8)
         actions = np.zeros(n, dtype=np.int64)
-        self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
+        self._core(self._kernel.batch_policy, self._batch, codes, actions, self.round_moves)
         return actions
 
     def _callback_moves(self) -> None:
@@ -355,7 +359,7 @@ class VectorGames:
             full[:] = 0
             full[index] = chosen
             found = self._core(
-                _kernel.batch_step,  # type: ignore[union-attr]
+                self._kernel.batch_step,
                 self._batch,
                 full,
                 waiting.view(np.int8),

@@ -69,7 +69,7 @@ typedef struct {
 } VBatch;
 
 static void vbatch_destroy(PyObject *capsule) {
-    VBatch *b = PyCapsule_GetPointer(capsule, "bendolib._kernel.VBatch");
+    VBatch *b = PyCapsule_GetPointer(capsule, KNAME(".VBatch"));
     if (!b)
         return;
     if (b->bound)
@@ -82,7 +82,7 @@ static void vbatch_destroy(PyObject *capsule) {
 }
 
 static VBatch *get_vbatch(PyObject *capsule) {
-    return PyCapsule_GetPointer(capsule, "bendolib._kernel.VBatch");
+    return PyCapsule_GetPointer(capsule, KNAME(".VBatch"));
 }
 
 /* -- the action space (bendolib.encoding.action_index) ------------------------------ */
@@ -129,7 +129,7 @@ static void move_of_action(const VBatch *b, int a, KMove *m) {
     int end = r % b->ends, t = r / b->ends;
     m->kind = K_PLACE;
     m->end = (int8_t)end;
-    m->tile = (int8_t)t;
+    m->tile = (tile_t)t;
     m->inward = side ? sp->b[t] : sp->a[t];
     int outward = sp->a[t] != sp->b[t] ? (side ? sp->a[t] : sp->b[t]) : m->inward;
     m->shows = (int8_t)(is_wild(sp, outward) ? named : outward);
@@ -432,7 +432,7 @@ static void encode_game(const VBatch *b, const Game *g, int o, int32_t *out) {
     for (int k = 1; k < P; k++)
         w = bits_out(w, possible[(o + k) % P], n);
     for (int k = 0; k < P; k++)
-        *w++ = popcount64(st->hands[(o + k) % P]);
+        *w++ = popcount_mask(st->hands[(o + k) % P]);
     *w++ = st->ndeck - st->stock_pos;
     for (int e = 0; e < b->ends; e++) {
         if (e < st->nends) {
@@ -673,7 +673,7 @@ static PyObject *k_batch_new(PyObject *self, PyObject *args) {
     b->size = 3 * n_t + (P - 1) * n_t + P + 1 + 4 * b->ends + 6 + 3 * P + 1 + 3;
     b->games = PyMem_Calloc((size_t)n, sizeof(Game));
     b->legal = PyMem_Calloc((size_t)n * b->words, sizeof(uint64_t));
-    PyObject *out = PyCapsule_New(b, "bendolib._kernel.VBatch", vbatch_destroy);
+    PyObject *out = PyCapsule_New(b, KNAME(".VBatch"), vbatch_destroy);
     if (!b->games || !b->legal) {
         Py_XDECREF(out);
         if (!out) {

@@ -67,7 +67,7 @@ static int tuple_of(PyObject *obj, Py_ssize_t size, const char *what) {
 }
 
 static void spec_destroy(PyObject *capsule) {
-    PyMem_Free(PyCapsule_GetPointer(capsule, "bendolib._kernel.Spec"));
+    PyMem_Free(PyCapsule_GetPointer(capsule, KNAME(".Spec")));
 }
 
 /* spec tuple: see bendolib._kernel_input.spec_tuple */
@@ -116,7 +116,7 @@ static int read_spec(PyObject *t, Spec *sp) {
         if (a == b)
             sp->doubles |= (mask_t)1 << i;
     }
-    sp->full = sp->n == 64 ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
+    sp->full = sp->n == MAXT ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
     for (int i = 0; i < sp->n; i++) {
         for (int j = 0; j < sp->n; j++)
             if (sp->a[i] == sp->a[j] && sp->b[i] == sp->b[j])
@@ -237,7 +237,7 @@ static PyObject *k_compile(PyObject *self, PyObject *arg) {
         PyMem_Free(sp);
         return NULL;
     }
-    PyObject *capsule = PyCapsule_New(sp, "bendolib._kernel.Spec", spec_destroy);
+    PyObject *capsule = PyCapsule_New(sp, KNAME(".Spec"), spec_destroy);
     if (!capsule)
         PyMem_Free(sp);
     return capsule;
@@ -254,6 +254,39 @@ static int read_int_tuple(PyObject *t, int64_t *out, int size, const char *what)
     return 0;
 }
 
+#if MAXT > 64
+/* a mask of up to MAXT bits, 64 at a time from the lowest (a negative int stays negative
+ * and is refused with the bits beyond MAXT) */
+static int read_mask(PyObject *obj, mask_t *out) {
+    if (!PyLong_Check(obj))
+        return unsupported("a mask that is not an int");
+    PyObject *shift = PyLong_FromLong(64), *rest = obj;
+    if (!shift)
+        return -1;
+    Py_INCREF(rest);
+    mask_t mask = 0;
+    for (int word = 0; word < MAXT / 64; word++) {
+        uint64_t bits = (uint64_t)PyLong_AsUnsignedLongLongMask(rest);
+        PyObject *next = bits == (uint64_t)-1 && PyErr_Occurred() ? NULL : PyNumber_Rshift(rest, shift);
+        Py_DECREF(rest);
+        if (!next) {
+            Py_DECREF(shift);
+            return -1;
+        }
+        rest = next;
+        mask = mask | ((mask_t)bits << (64 * word));
+    }
+    Py_DECREF(shift);
+    int beyond = PyObject_IsTrue(rest);
+    Py_DECREF(rest);
+    if (beyond < 0)
+        return -1;
+    if (beyond)
+        return unsupported("a mask beyond the kernel's tiles, or negative");
+    *out = mask;
+    return 0;
+}
+#else
 static int read_mask(PyObject *obj, mask_t *out) {
     if (!PyLong_Check(obj))
         return unsupported("a mask that is not an int");
@@ -268,6 +301,7 @@ static int read_mask(PyObject *obj, mask_t *out) {
     *out = v;
     return 0;
 }
+#endif
 
 /* state tuple: see bendolib._kernel_input.state_tuple */
 static int read_state(const Spec *sp, PyObject *t, KState *st) {
@@ -296,12 +330,12 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
         return -1;
     st->ndeck = (int)PyTuple_GET_SIZE(deck);
     if (st->ndeck > MAXT)
-        return unsupported("a deck beyond 64 tiles");
+        return unsupported("a deck beyond the kernel's tiles");
     for (int i = 0; i < st->ndeck; i++) {
         GET(deck, i, v);
         if (v < 0 || v >= sp->n)
             return unsupported("a deck index out of range");
-        st->deck[i] = (int8_t)v;
+        st->deck[i] = (tile_t)v;
     }
     GET(t, 4, st->stock_pos);
     if (st->stock_pos < 0 || st->stock_pos > st->ndeck)
@@ -426,5 +460,5 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
 }
 
 static Spec *get_spec(PyObject *capsule) {
-    return PyCapsule_GetPointer(capsule, "bendolib._kernel.Spec");
+    return PyCapsule_GetPointer(capsule, KNAME(".Spec"));
 }

@@ -14,12 +14,40 @@
 #include <intrin.h>
 #endif
 
+/* Three builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
+ * is one 64-bit word); compiled with BENDOLIB_WIDE by _kernel_wide.c,
+ * bendolib._kernel_wide (at most 128 tiles: double-12's 91, a mask is an unsigned
+ * __int128, which gcc and clang give every 64-bit target); and, the playout parts only,
+ * compiled as C++ with BENDOLIB_HUGE by _kernel_huge.cc, bendolib._kernel_huge (at most
+ * 256 tiles: double-15's 136 to double-21's 253, a mask is mask256.h's four words).
+ * Every part writes masks with mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, and
+ * tile indices with tile_t, so that the builds share them. */
+#if defined(BENDOLIB_HUGE) /* _kernel_huge.cc, C++: mask_t is mask256.h's, after the bits */
+#define MAXT 256       /* tiles in the set */
+#define MAXOCC 640     /* occupied cells */
+typedef uint8_t tile_t; /* a tile index (0 .. 255) */
+#define KNAME(x) "bendolib._kernel_huge" x
+#elif defined(BENDOLIB_WIDE)
+#ifndef __SIZEOF_INT128__
+#error "the wide kernel needs unsigned __int128 (gcc or clang on a 64-bit target)"
+#endif
+typedef unsigned __int128 mask_t;
+#define MAXT 128       /* tiles in the set */
+#define MAXOCC 320     /* occupied cells */
+typedef int8_t tile_t; /* a tile index */
+#define KNAME(x) "bendolib._kernel_wide" x
+#define KERNEL_INIT PyInit__kernel_wide
+#else
 typedef uint64_t mask_t;
-
 #define MAXT 64        /* tiles in the set */
+#define MAXOCC 160     /* occupied cells */
+typedef int8_t tile_t; /* a tile index */
+#define KNAME(x) "bendolib._kernel" x
+#define KERNEL_INIT PyInit__kernel
+#endif
+
 #define MAXP 8         /* players */
 #define MAXE 4         /* open ends */
-#define MAXOCC 160     /* occupied cells */
 #define MAXMOVES 2048  /* legal moves of one position */
 #define NFACE 64       /* faces -8 .. 55, stored at face + 8 */
 #define FACE0 8
@@ -48,7 +76,7 @@ static PyObject *UnsupportedError;
 
 /* -- bits ---------------------------------------------------------------------- */
 
-static inline int popcount64(mask_t x) {
+static inline int popcount_word(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_popcountll(x);
 #else
@@ -61,7 +89,7 @@ static inline int popcount64(mask_t x) {
 #endif
 }
 
-static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 */
+static inline int lowest_word(uint64_t x) { /* index of the lowest set bit; x != 0 */
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(x);
 #elif defined(_MSC_VER) && defined(_M_X64)
@@ -78,6 +106,22 @@ static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 
 #endif
 }
 
+#if defined(BENDOLIB_HUGE)
+#include "mask256.h"
+#elif defined(BENDOLIB_WIDE)
+static inline int popcount_mask(mask_t x) {
+    return popcount_word((uint64_t)x) + popcount_word((uint64_t)(x >> 64));
+}
+
+static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 */
+    uint64_t low = (uint64_t)x;
+    return low ? lowest_word(low) : 64 + lowest_word((uint64_t)(x >> 64));
+}
+#else
+#define popcount_mask popcount_word
+#define lowest_bit lowest_word
+#endif
+#define popcount64 popcount_mask /* its name before the wide build: a mask's popcount */
 
 /* -- rules (a compiled RuleSet for one player count) --------------------------- */
 
@@ -118,13 +162,15 @@ typedef struct {
 } KEnd;
 
 typedef struct {
-    int8_t kind, end, tile, inward, shows, turn;
+    int8_t kind, end;
+    tile_t tile;
+    int8_t inward, shows, turn;
 } KMove;
 
 typedef struct {
     mask_t hands[MAXP];
     mask_t drawn;
-    int8_t deck[MAXT];
+    tile_t deck[MAXT];
     int ndeck, stock_pos, current, drawn_count, last_placer, opening, direction, phase;
     int match_winner;
     int64_t round_number;

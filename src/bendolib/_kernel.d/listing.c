@@ -20,7 +20,7 @@ static inline void push(List *list, int kind, int end, int tile, int inward, int
     KMove *m = &list->moves[list->count++];
     m->kind = (int8_t)kind;
     m->end = (int8_t)end;
-    m->tile = (int8_t)tile;
+    m->tile = (tile_t)tile;
     m->inward = (int8_t)inward;
     m->shows = (int8_t)shows;
     m->turn = (int8_t)turn;

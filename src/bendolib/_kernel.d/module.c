@@ -144,12 +144,12 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "bendolib._kernel",
+    PyModuleDef_HEAD_INIT, KNAME(""),
     "Whole playouts in compiled code (see bendolib.playouts).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__kernel(void) {
+PyMODINIT_FUNC KERNEL_INIT(void) {
     build_spiral();
     for (uint64_t b = 1; b < TABLED; b++)
         rests[b] = ((uint64_t)0 - b) % b;
@@ -159,7 +159,14 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
+#ifdef BENDOLIB_WIDE
+    /* one exception class for both builds: bendolib._kernel's (callers catch that one) */
+    PyObject *narrow = PyImport_ImportModule("bendolib._kernel");
+    UnsupportedError = narrow ? PyObject_GetAttrString(narrow, "UnsupportedError") : NULL;
+    Py_XDECREF(narrow);
+#else
     UnsupportedError = PyErr_NewException("bendolib._kernel.UnsupportedError", PyExc_Exception, NULL);
+#endif
     if (!UnsupportedError || PyModule_AddObject(m, "UnsupportedError", UnsupportedError)) {
         Py_XDECREF(UnsupportedError);
         Py_DECREF(m);

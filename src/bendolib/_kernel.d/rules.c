@@ -362,10 +362,10 @@ static int deal_round(const Spec *sp, KState *st, int64_t round_number) {
         Rng rng = {derive_seed2(st->seed, (uint64_t)round_number, (uint64_t)attempt, 2)};
         int n = sp->n;
         for (int i = 0; i < n; i++)
-            st->deck[i] = (int8_t)i;
+            st->deck[i] = (tile_t)i;
         for (int i = n - 1; i > 0; i--) {
             int j = rng_below(&rng, (uint64_t)(i + 1));
-            int8_t t = st->deck[i];
+            tile_t t = st->deck[i];
             st->deck[i] = st->deck[j];
             st->deck[j] = t;
         }
@@ -660,7 +660,7 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
                 *err = e;
                 return 0;
             }
-            options = popcount64(fitting(sp, &after, sp->full) & rest);
+            options = popcount_mask(fitting(sp, &after, sp->full) & rest);
         }
         if (options > most) {
             best = k;

@@ -49,6 +49,7 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
     size_t *starts = PyMem_Malloc(chunk * sizeof(size_t));
     int *choices = NULL;
     size_t used = 0, capacity = 0;
+    Batch batch; /* (set below: declared before the gotos, as C++ wants in _kernel_huge.cc) */
     if (!finals || !moves || !starts) {
         PyErr_NoMemory();
         goto fail;
@@ -71,7 +72,7 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
             }
         }
     }
-    Batch batch = {sp, &root, root_moves, forced, policy, until_match, record, seed};
+    batch = (Batch){sp, &root, root_moves, forced, policy, until_match, record, seed};
     results = PyList_New(count);
     if (!results)
         goto fail;

@@ -28,7 +28,7 @@
 #define TMAXMOVES 8192
 #define TPATTERNS 4096
 #define TORIGIN ((TMID * TW + TMID) * 2)
-#define TRI_CAPSULE "bendolib._kernel.TriSpec"
+#define TRI_CAPSULE KNAME(".TriSpec")
 
 enum { F_UP = 1, F_DOWN = 2, F_SITE_UP = 4, F_SITE_DOWN = 8 };
 enum { TSCORE_MOST_PLAY = 1, TSCORE_TRIOMINOES = 2, TSCORE_CHAIN = 3 };
@@ -766,7 +766,7 @@ static int t_greedy(const TSpec *sp, TState *st, const TList *list) {
             mask_t rest = hand & ~((mask_t)1 << m->tile);
             int options = 0;
             if (rest)
-                options = popcount64(t_fitting_after(sp, st, m->cell, m->tile, m->rot) & rest);
+                options = popcount_mask(t_fitting_after(sp, st, m->cell, m->tile, m->rot) & rest);
             if (options > most) {
                 best = k;
                 most = options;
@@ -883,7 +883,7 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
         if (f[0] == f[1] && f[1] == f[2])
             sp->triples |= (mask_t)1 << i;
     }
-    sp->full = sp->n == 64 ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
+    sp->full = sp->n == MAXT ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
     sp->zero_tile = -1;
     for (int i = 0; i < sp->n && sp->zero_tile < 0; i++)
         if (!sp->face[i][0] && !sp->face[i][1] && !sp->face[i][2])
@@ -1041,7 +1041,7 @@ static int tri_read_state(const TSpec *sp, PyObject *t, TState *st) {
         return -1;
     st->ndeck = (int)PyTuple_GET_SIZE(deck);
     if (st->ndeck > MAXT)
-        return unsupported("a deck beyond 64 tiles");
+        return unsupported("a deck beyond the kernel's tiles");
     for (int i = 0; i < st->ndeck; i++) {
         GET(deck, i, v);
         if (v < 0 || v >= sp->n)

@@ -184,7 +184,8 @@ static PyObject *ti_build(PyObject *rules) {
     tiles = PyObject_GetAttrString(tileset, "tiles");
     ti->by_id = PyObject_GetAttrString(tileset, "_by_id");
     if (!tables || !tiles || !ti->by_id || !PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 3 ||
-        !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) > MAXT || !PyDict_CheckExact(ti->by_id)) {
+        !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) > 64 || !PyDict_CheckExact(ti->by_id)) {
+        /* (at most 64 tiles in both builds: the step paths' masks are 64-bit words) */
         PyErr_Clear();
         goto done;
     }

@@ -1,0 +1,76 @@
+/*
+ * bendolib._kernel_huge: the compiled kernel's playout parts (those of _kernel.c but the
+ * triangle games, the step API and the batched games) built a third time, for tile sets
+ * of 129 to 256 tiles (double-15's 136 up to double-21's 253): with BENDOLIB_HUGE,
+ * _kernel.d/kernel.h makes a mask the 256-bit value type of _kernel.d/mask256.h, whose
+ * C++ operators are those the parts use on the integer masks of the other builds, and a
+ * tile index an unsigned byte.  The parts are C: g++ compiles them with -fpermissive
+ * (void * converted without a cast, a goto past an initialisation), so this build is
+ * made by gcc only (setup.py); elsewhere such sets play on the Python engine.
+ * bendolib.playouts sends a chain rule set here when its tile set has more than 128 tiles.
+ */
+#define BENDOLIB_HUGE 1
+#include "_kernel.d/kernel.h"
+#include "_kernel.d/rng.c"
+#include "_kernel.d/geom_hex.c"
+#include "_kernel.d/listing.c"
+#include "_kernel.d/rules.c"
+#include "_kernel.d/boundary.c"
+#include "_kernel.d/playout.c"
+
+/* the triangle games (tri.c) are not in this build: their specs never reach it */
+static int tri_is_spec(PyObject *args) { return 0; }
+static PyObject *tri_run(PyObject *args) { return NULL; }
+static PyObject *tri_listing(PyObject *args) { return NULL; }
+static PyObject *tri_perft(PyObject *args) { return NULL; }
+static PyObject *tri_walk(PyObject *args) { return NULL; }
+static PyObject *tri_compile(PyObject *arg) {
+    PyErr_SetString(UnsupportedError, "the triangle games play in bendolib._kernel");
+    return NULL;
+}
+
+#include "_kernel.d/run.c"
+
+static PyMethodDef methods[] = {
+    {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},
+    {"run", k_run, METH_VARARGS,
+     "run(spec, state, count, policy, seed, until_match, record, first, outcome) -> outcomes"},
+    {"listing", k_listing, METH_VARARGS, "listing(spec, state) -> the legal moves as tuples"},
+    {"perft", k_perft, METH_VARARGS, "perft(spec, state, depth) -> move sequences"},
+    {"walk", k_walk, METH_VARARGS, "walk(spec, state, steps, stride) -> legal-move counts"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, KNAME(""),
+    "Whole playouts in compiled code, tile sets of 129 to 256 tiles (see bendolib.playouts).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel_huge(void) {
+    build_spiral();
+    for (uint64_t b = 1; b < TABLED; b++)
+        rests[b] = ((uint64_t)0 - b) % b;
+    for (int s = 0; s < MAXP; s++)
+        if (!(single_seat[s] = Py_BuildValue("(i)", s)))
+            return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    /* one exception class for every build: bendolib._kernel's (callers catch that one) */
+    PyObject *narrow = PyImport_ImportModule("bendolib._kernel");
+    UnsupportedError = narrow ? PyObject_GetAttrString(narrow, "UnsupportedError") : NULL;
+    Py_XDECREF(narrow);
+    if (!UnsupportedError || PyModule_AddObject(m, "UnsupportedError", UnsupportedError)) {
+        Py_XDECREF(UnsupportedError);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(UnsupportedError);
+    if (PyModule_AddIntConstant(m, "ABI", 3) || PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
+        PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

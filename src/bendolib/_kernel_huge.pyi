@@ -1,0 +1,15 @@
+"""
+Types of the huge build of the compiled kernel (``_kernel_huge.cc``: the playout parts
+of ``_kernel.c`` with 256-bit masks, for tile sets of 129 to 256 tiles): ``compile``,
+``run``, ``listing``, ``perft`` and ``walk``, as in ``bendolib._kernel``.
+"""
+
+from bendolib._kernel import ABI as ABI
+from bendolib._kernel import MAX_PLAYERS as MAX_PLAYERS
+from bendolib._kernel import MAX_TILES as MAX_TILES
+from bendolib._kernel import UnsupportedError as UnsupportedError
+from bendolib._kernel import compile as compile
+from bendolib._kernel import listing as listing
+from bendolib._kernel import perft as perft
+from bendolib._kernel import run as run
+from bendolib._kernel import walk as walk
