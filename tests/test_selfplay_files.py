@@ -294,7 +294,8 @@ def test_ctrl_c_while_a_shard_is_written_leaves_no_partial_file(
 def test_the_manifest_lists_each_shard_with_its_count_and_checksum(tmp_path: Path) -> None:
     play(tmp_path, games=3)
     manifest = json.loads((tmp_path / selfplay.MANIFEST).read_text())
-    assert manifest["version"] == 3  # version 3: the move_text column (issue 23 point 3)
+    # version 3: the move_text column; 4: packed Parquet columns (issue 23 point 3, speed)
+    assert manifest["version"] == 4
     rows = len(selfplay.load(tmp_path)["action"])
     assert sorted(manifest["shards"]) == sorted(p.name for p in tmp_path.glob("games-*"))
     assert sum(e["rows"] for e in manifest["shards"].values()) == rows

@@ -20,7 +20,7 @@ np: Any = pytest.importorskip("numpy", reason="self-play needs numpy")
 import bendolib  # noqa: E402
 from bendolib import rules, selfplay  # noqa: E402
 from bendolib._rng import derive_seed  # noqa: E402
-from bendolib.encoding import action_index, encoding_size, layout, move_of  # noqa: E402
+from bendolib.encoding import action_count, action_index, encoding_size, layout, move_of  # noqa: E402
 from bendolib.records import rules_from_spec  # noqa: E402
 from bendolib.runner import SerialExecutor  # noqa: E402
 from bendolib.tournament import match_seed  # noqa: E402
@@ -76,14 +76,19 @@ def test_the_folder_reads_as_one_parquet_dataset(tmp_path: Path, batch: bool) ->
         assert table.column("game").to_pylist() == whole["game"].tolist()
         assert table.column("move_text").to_pylist() == whole["move_text"].tolist()
         assert table.column("action").to_numpy().tolist() == whole["action"].tolist()
-        size = encoding_size(SHORT, 2)
-        observation = table.column("observation").combine_chunks().flatten().to_numpy()
-        assert np.array_equal(observation.reshape(-1, size), whole["observation"])
+        # decode: every column back, observation and legal unpacked (several row groups)
+        decoded = selfplay.decode(table)
+        assert list(decoded) == list(selfplay.COLUMNS)
+        for name in selfplay.COLUMNS:
+            assert decoded[name].dtype == whole[name].dtype, name
+            assert np.array_equal(decoded[name], whole[name]), name
+        assert decoded["observation"].shape == (table.num_rows, encoding_size(SHORT, 2))
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
 def test_the_schema_metadata_holds_the_observation_layout(tmp_path: Path, batch: bool) -> None:
     play(tmp_path, batch)
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     schema = pq.read_schema(tmp_path / "games-00000000-00000001.parquet")
@@ -91,11 +96,21 @@ def test_the_schema_metadata_holds_the_observation_layout(tmp_path: Path, batch:
     assert meta["format"] == "bendolib-selfplay" and meta["version"] == selfplay.VERSION
     assert meta["players"] == 2 and meta["bots"] == ["greedy", "random"] and meta["seed"] == 7
     assert rules_from_spec(meta["rules"]) == SHORT
-    assert meta["observation_size"] == encoding_size(SHORT, 2)
-    assert meta["action_count"] == schema.field("legal").type.list_size
+    size = encoding_size(SHORT, 2)
+    assert meta["observation_size"] == size
+    fields = layout(SHORT, 2)
     assert meta["layout"] == [
-        {"name": f.name, "offset": f.offset, "length": f.length} for f in layout(SHORT, 2)
+        {"name": f.name, "offset": f.offset, "length": f.length} for f in fields
     ]
+    # version 4: the wide columns are packed fixed-size binary values (the bits 8 to a
+    # byte, the other values int32), as the metadata says
+    bits = sum(f.length for f in fields if f.name in ("hand", "drawn", "board", "possible"))
+    assert [f.name for f in fields[:4]] == list(selfplay.BIT_FIELDS)
+    assert meta["observation_bits"] == bits == 2 * 28 + 28 + 28
+    assert schema.field("observation").type == pa.binary(-(-bits // 8) + 4 * (size - bits))
+    assert schema.field("legal").type == pa.binary(-(-meta["action_count"] // 8))
+    assert meta["action_count"] == action_count(SHORT)
+    assert set(meta["packing"]) == {"observation", "legal", "decode"}
     assert set(meta["columns"]) == set(selfplay.COLUMNS)
     other = pq.read_schema(tmp_path / "games-00000004-00000004.parquet")
     assert other.equals(schema, check_metadata=True)
@@ -181,3 +196,77 @@ def test_a_folder_of_version_2_is_read_and_played_again(tmp_path: Path) -> None:
     play(tmp_path, False, "npz", games=2)
     assert not (tmp_path / selfplay.OLD_MANIFEST).exists()
     assert selfplay.load(tmp_path)["move_text"].tolist() == whole["move_text"].tolist()
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
+def test_the_packing_the_metadata_describes_reads_with_numpy_alone(
+    tmp_path: Path, batch: bool
+) -> None:
+    """
+    The packed columns read as the schema metadata says (``packing``: bits 8 to a byte,
+    least significant first, then little-endian int32), without bendolib's decode.
+    """
+    play(tmp_path, batch)
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(tmp_path)
+    meta = json.loads(table.schema.metadata[selfplay.SCHEMA_KEY.encode()])
+    size, bits, actions = meta["observation_size"], meta["observation_bits"], meta["action_count"]
+    whole = selfplay.load(tmp_path)
+    raw = b"".join(table.column("observation").to_pylist())
+    rows = np.frombuffer(raw, np.uint8).reshape(table.num_rows, -1)
+    head = (bits + 7) // 8
+    packed_bits = np.unpackbits(rows[:, :head], axis=1, bitorder="little")
+    assert not packed_bits[:, bits:].any()  # the padding is zeros
+    ints = np.frombuffer(rows[:, head:].tobytes(), "<i4").reshape(-1, size - bits)
+    assert np.array_equal(np.hstack([packed_bits[:, :bits], ints]), whole["observation"])
+    raw = b"".join(table.column("legal").to_pylist())
+    legal = np.unpackbits(
+        np.frombuffer(raw, np.uint8).reshape(table.num_rows, -1), axis=1, bitorder="little"
+    )
+    assert not legal[:, actions:].any()
+    assert np.array_equal(legal[:, :actions], whole["legal"])
+
+
+def test_decode_needs_a_table_with_the_metadata() -> None:
+    pa = pytest.importorskip("pyarrow", reason="Parquet needs the selfplay extra")
+    with pytest.raises(TypeError, match=r"pyarrow\.Table"):
+        selfplay.decode({"observation": []})
+    with pytest.raises(selfplay.SelfplayError, match=r"no bendolib\.selfplay schema metadata"):
+        selfplay.decode(pa.table({"action": [1, 2]}))
+
+
+def test_a_folder_of_version_3_is_read_and_played_again(tmp_path: Path) -> None:
+    """Version 3 wrote ``observation`` and ``legal`` as fixed-size lists: still read."""
+    play(tmp_path, False, games=2)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    whole = selfplay.load(tmp_path)
+    manifest = json.loads((tmp_path / selfplay.MANIFEST).read_text())
+    manifest["version"] = 3
+    for name, entry in manifest["shards"].items():
+        table = pq.read_table(tmp_path / name)
+        meta = json.loads(table.schema.metadata[selfplay.SCHEMA_KEY.encode()])
+        del meta["observation_bits"], meta["packing"]
+        meta["version"] = 3
+        columns = selfplay.decode(table)
+        for wide in ("observation", "legal"):
+            flat = pa.array(columns[wide].reshape(-1))
+            lists = pa.FixedSizeListArray.from_arrays(flat, columns[wide].shape[1])
+            table = table.set_column(table.schema.get_field_index(wide), wide, lists)
+        table = table.replace_schema_metadata({selfplay.SCHEMA_KEY: json.dumps(meta)})
+        buffer = io.BytesIO()
+        pq.write_table(table, buffer)
+        content = buffer.getvalue()
+        (tmp_path / name).write_bytes(content)
+        entry.update(bytes=len(content), sha256=hashlib.sha256(content).hexdigest())
+    (tmp_path / selfplay.MANIFEST).write_text(json.dumps(manifest))
+    assert pa.types.is_fixed_size_list(pq.read_schema(tmp_path / name).field("legal").type)
+    data = selfplay.load(tmp_path)
+    assert all(np.array_equal(data[k], whole[k]) for k in selfplay.COLUMNS)
+    assert data["observation"].dtype == np.int32 and data["legal"].dtype == np.uint8
+    play(tmp_path, False, games=2)  # resumed: played again, in the new layout
+    assert pa.types.is_fixed_size_binary(pq.read_schema(tmp_path / name).field("legal").type)
+    data = selfplay.load(tmp_path)
+    assert all(np.array_equal(data[k], whole[k]) for k in selfplay.COLUMNS)

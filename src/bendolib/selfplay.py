@@ -16,7 +16,10 @@ Each row also holds the move's text (``move_text``: ``str(move)``).  The Parquet
 of a directory read as one dataset (``pyarrow.parquet.read_table(directory)``): they share
 one schema, whose metadata (:data:`SCHEMA_KEY`, see :func:`schema_metadata`) holds the
 observation's layout, and the manifest's and temporary files' names start with ``_`` and
-``.``, which pyarrow skips.
+``.``, which pyarrow skips.  There ``observation`` and ``legal`` are fixed-size binary
+columns, packed (the 0/1 values 8 to a byte, the others as little-endian int32: see
+:func:`schema_metadata`); :func:`decode` turns a table read from them back into the exact
+``encoding.encode`` and ``encoding.action_mask`` arrays.
 
 The manifest (``_selfplay.json``) records each shard written: its games, rows, size and
 SHA-256.  A shard is trusted (kept on resume, read by :func:`load`) only when it matches
@@ -77,9 +80,13 @@ MANIFEST = "_selfplay.json"
 OLD_MANIFEST = "selfplay.json"
 #: The manifest's format version (2: the manifest lists each shard with its checksum;
 #: 3: the shards have the ``move_text`` column and the Parquet schema metadata, and the
-#: manifest is :data:`MANIFEST`).  A directory of an older version is read as it is
-#: (``move_text`` empty) and resumed by playing its shards again.
-VERSION = 3
+#: manifest is :data:`MANIFEST`; 4: a Parquet shard's ``observation`` and ``legal`` are
+#: packed fixed-size binary columns, not lists).  A directory of an older version is read
+#: as it is (``move_text`` empty before version 3) and resumed by playing its shards again.
+VERSION = 4
+#: The observation fields that hold only 0 and 1, the layout's first ones: a Parquet
+#: shard packs them 8 values to a byte.
+BIT_FIELDS = ("hand", "drawn", "board", "possible")
 #: The key of the Parquet schema metadata that describes a shard (a JSON object).
 SCHEMA_KEY = "bendolib.selfplay"
 #: The most games in one run.
@@ -497,7 +504,11 @@ def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
 def _write_shard(
     path: Path, data: dict[str, Any], fmt: str, manifest: dict[str, Any]
 ) -> dict[str, Any]:
-    """Write one shard atomically; its manifest entry (games, rows, bytes, SHA-256)."""
+    """
+    Write one shard atomically; its manifest entry (games, rows, bytes, SHA-256).
+    ``data``'s ``observation`` and ``legal`` are the encodings or already packed
+    (:func:`_pack`).
+    """
 
     def write(stream: Any) -> None:
         if fmt == "parquet":
@@ -505,7 +516,7 @@ def _write_shard(
 
             table = _arrow_table(data, manifest)
             flat = [name for name in COLUMNS if name not in ("observation", "legal")]
-            # no dictionary nor statistics for the wide list columns: 4x faster to write
+            # the packed columns: no dictionary nor statistics (of bytes nobody filters on)
             pq.write_table(
                 table,
                 stream,
@@ -514,7 +525,7 @@ def _write_shard(
                 write_statistics=flat,
             )
         else:
-            _numpy().savez_compressed(stream, **data)
+            _numpy().savez_compressed(stream, **_unpack(data, manifest))
 
     content = _atomic_write(path, write)
     first, last = (int(n) for n in _name_parts(path.name)[:2])
@@ -526,13 +537,75 @@ def _write_shard(
     }
 
 
+def _widths(manifest: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """
+    Per packed column: the values of a row, and how many of them are bits (the others
+    are int32).
+    """
+    size, actions = manifest["observation_size"], manifest["action_count"]
+    bits = 0
+    for name, _, length in manifest["layout"]:
+        if name not in BIT_FIELDS:
+            break
+        bits += length
+    return {"observation": (size, bits), "legal": (actions, actions)}
+
+
+def _packed_width(values: int, bits: int) -> int:
+    """Bytes of a packed row: the bits 8 to a byte, then 4 bytes a value."""
+    return -(-bits // 8) + 4 * (values - bits)
+
+
+def _pack(rows: Any, values: int, bits: int) -> Any:
+    """
+    The rows (``values`` ints each, the first ``bits`` of them 0 or 1) packed: a uint8
+    array of :func:`_packed_width` columns (see :func:`schema_metadata`).
+    """
+    np = _numpy()
+    head = -(-bits // 8)
+    out = np.empty((len(rows), _packed_width(values, bits)), dtype=np.uint8)
+    # packbits is 8 times faster on bools than on int32
+    out[:, :head] = np.packbits(rows[:, :bits].astype(np.bool_), axis=1, bitorder="little")
+    if bits < values:
+        out[:, head:].view("<i4")[...] = rows[:, bits:]
+    return out
+
+
+def _unpack_rows(raw: Any, values: int, bits: int, kind: str) -> Any:
+    """The inverse of :func:`_pack`: rows of ``values`` values of NumPy type ``kind``."""
+    np = _numpy()
+    head = -(-bits // 8)
+    out = np.empty((len(raw), values), dtype=kind)
+    out[:, :bits] = np.unpackbits(raw[:, :head], axis=1, count=bits, bitorder="little")
+    if bits < values:
+        out[:, bits:] = raw[:, head:].view("<i4")
+    return out
+
+
+def _unpack(data: dict[str, Any], manifest: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its packed columns (uint8 rows of packed bytes) unpacked."""
+    out = dict(data)
+    for name, (values, bits) in _widths(manifest).items():
+        if data[name].dtype != COLUMNS[name] or data[name].shape[1:] != (values,):
+            out[name] = _unpack_rows(data[name], values, bits, COLUMNS[name])
+    return out
+
+
 def schema_metadata(manifest: dict[str, Any]) -> dict[str, Any]:
     """
     What the Parquet schema metadata of a run's shards says (under :data:`SCHEMA_KEY`,
     as JSON): the run's rule set, players, bots and seed, the observation's size and
-    fields (``layout``: name, offset, length), the number of actions and the columns.
+    fields (``layout``: name, offset, length), the number of actions, how the
+    ``observation`` and ``legal`` columns are packed (``observation_bits``, ``packing``)
+    and what each column holds (``columns``).
+
+    A packed row is fixed-size binary: its first values that are only 0 or 1 (the first
+    ``observation_bits`` of an observation, :data:`BIT_FIELDS`; every value of ``legal``)
+    8 to a byte, least significant bit first (``numpy.packbits(..., bitorder="little")``),
+    the last byte padded with zeros, then the other values as little-endian int32.
     """
     keys = ("rules", "players", "bots", "seed", "observation_size", "action_count")
+    widths = _widths(manifest)
     return {
         "format": "bendolib-selfplay",
         "version": VERSION,
@@ -541,6 +614,18 @@ def schema_metadata(manifest: dict[str, Any]) -> dict[str, Any]:
             {"name": name, "offset": offset, "length": length}
             for name, offset, length in manifest["layout"]
         ],
+        "observation_bits": widths["observation"][1],
+        "packing": {
+            "observation": (
+                "fixed-size binary: the first observation_bits values (0/1) packed 8 to a "
+                "byte, least significant bit first, then the others as little-endian int32"
+            ),
+            "legal": (
+                "fixed-size binary: the action_count values (0/1) packed 8 to a byte, "
+                "least significant bit first"
+            ),
+            "decode": "bendolib.selfplay.decode(table)",
+        },
         "columns": COLUMN_DOCS,
     }
 
@@ -549,30 +634,100 @@ def _arrow_schema(manifest: dict[str, Any]) -> Any:
     """The Arrow schema of a run's shards: the same in every shard."""
     import pyarrow as pa
 
-    width = {"observation": manifest["observation_size"], "legal": manifest["action_count"]}
+    widths = _widths(manifest)
     fields = []
     for name, kind in COLUMNS.items():
-        value = pa.string() if kind == "str" else pa.from_numpy_dtype(_numpy().dtype(kind))
-        if name in width:
-            value = pa.list_(pa.field("element", value, nullable=False), width[name])
+        if name in widths:
+            value = pa.binary(_packed_width(*widths[name]))
+        else:
+            value = pa.string() if kind == "str" else pa.from_numpy_dtype(_numpy().dtype(kind))
         fields.append(pa.field(name, value, nullable=False))
     text = json.dumps(schema_metadata(manifest), separators=(",", ":"))
     return pa.schema(fields, metadata={SCHEMA_KEY: text})
 
 
 def _arrow_table(data: dict[str, Any], manifest: dict[str, Any]) -> Any:
+    """The shard's table: the NumPy columns without a copy, the wide ones packed."""
     import pyarrow as pa
 
+    np = _numpy()
     schema = _arrow_schema(manifest)
+    widths = _widths(manifest)
     arrays = []
     for field in schema:
         column = data[field.name]
-        if column.ndim == 2:
-            flat = pa.array(column.reshape(-1), type=field.type.value_type)
-            arrays.append(pa.FixedSizeListArray.from_arrays(flat, type=field.type))
+        if field.name in widths:
+            if column.dtype != np.uint8 or column.shape[1:] != (field.type.byte_width,):
+                column = _pack(column, *widths[field.name])
+            buffer = pa.py_buffer(np.ascontiguousarray(column))
+            arrays.append(
+                pa.FixedSizeBinaryArray.from_buffers(field.type, len(column), [None, buffer])
+            )
         else:
             arrays.append(pa.array(column, type=field.type))
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def decode(table: Any) -> dict[str, Any]:
+    """
+    The columns of a table of self-play rows read from Parquet shards (one file,
+    ``pyarrow.parquet.read_table(directory)``, a ``pyarrow.dataset``'s table, any
+    columns of them) as NumPy arrays of the types of :data:`COLUMNS`: ``observation``
+    exactly the rows of ``encoding.encode`` (int32), ``legal`` those of
+    ``encoding.action_mask`` (uint8), ``move_text`` a string array.  The table's schema
+    metadata (:data:`SCHEMA_KEY`) says how they are packed; a shard of before version 4
+    (lists) is read too.  :class:`SelfplayError` for a table without that metadata.
+    """
+    np = _numpy()
+    import pyarrow as pa
+
+    if not isinstance(table, pa.Table):
+        raise TypeError(f"decode takes a pyarrow.Table, not {type(table).__name__}")
+    raw = (table.schema.metadata or {}).get(SCHEMA_KEY.encode(), b"")
+    try:
+        meta = json.loads(raw)
+    except (ValueError, RecursionError):
+        meta = None
+    meta = meta if isinstance(meta, dict) else {}
+    size, actions = meta.get("observation_size"), meta.get("action_count")
+    bits = meta.get("observation_bits", size)  # before version 4: lists, no bits
+    if not (type(size) is type(actions) is type(bits) is int and 0 <= bits <= size):
+        raise SelfplayError(
+            f"the table has no {SCHEMA_KEY} schema metadata of self-play shards: "
+            "read it from the files selfplay wrote"
+        )
+    widths = {"observation": (size, bits), "legal": (actions, actions)}
+    out: dict[str, Any] = {}
+    for name, kind in COLUMNS.items():
+        if name not in table.column_names:
+            continue
+        column = table.column(name)
+        if name in widths and pa.types.is_fixed_size_binary(column.type):
+            values, ones = widths[name]
+            width = column.type.byte_width
+            if width != _packed_width(values, ones):
+                raise SelfplayError(
+                    f"the column {name} holds {width}-byte values, not "
+                    f"{_packed_width(values, ones)} (the schema metadata's layout)"
+                )
+            parts = []
+            for chunk in column.chunks:
+                if chunk.null_count:
+                    raise SelfplayError(f"the column {name} has null values")
+                start = chunk.offset * width
+                data = np.frombuffer(chunk.buffers()[1], dtype=np.uint8)
+                rows = data[start : start + len(chunk) * width].reshape(-1, width)
+                parts.append(_unpack_rows(rows, values, ones, kind))
+            empty = np.zeros((0, values), dtype=kind)
+            out[name] = np.concatenate(parts) if parts else empty
+        elif name in widths:  # a list column (before version 4)
+            flat = column.combine_chunks().flatten().to_numpy()
+            out[name] = flat.astype(kind).reshape(-1, widths[name][0])
+        elif kind == "str":
+            out[name] = np.array(column.to_pylist(), dtype=str).reshape(-1)
+        else:
+            out[name] = column.to_numpy().astype(kind)
+    return out
 
 
 def _name_parts(name: str) -> tuple[str, ...]:
@@ -628,16 +783,14 @@ def _decode(content: bytes, fmt: str, manifest: dict[str, Any]) -> dict[str, Any
         import pyarrow.parquet as pq
 
         table = pq.read_table(pa.BufferReader(content))
-        for name, kind in COLUMNS.items():
-            if name == "move_text" and name not in table.column_names and manifest["version"] < 3:
-                continue
-            column = table.column(name).combine_chunks()
-            if name in width:
-                out[name] = column.flatten().to_numpy().astype(kind).reshape(-1, width[name])
-            elif kind == "str":
-                out[name] = np.array(column.to_pylist(), dtype=str).reshape(-1)
-            else:
-                out[name] = column.to_numpy().astype(kind)
+        missing = [name for name in COLUMNS if name not in table.column_names]
+        if missing and missing != ["move_text"]:
+            raise ValueError(f"no column {missing[0]}")
+        if SCHEMA_KEY.encode() not in (table.schema.metadata or {}):
+            # before version 3: list columns, described by the manifest alone
+            sizes = {"observation_size": width["observation"], "action_count": width["legal"]}
+            table = table.replace_schema_metadata({SCHEMA_KEY: json.dumps(sizes)})
+        out = decode(table)
     else:
         with np.load(io.BytesIO(content), allow_pickle=False) as stored:
             out = {name: stored[name] for name in COLUMNS if name in stored}
@@ -703,9 +856,9 @@ def _read_manifest(directory: Path) -> dict[str, Any] | None:
         raise SelfplayError(f"cannot read {path}: {shown(str(exc), 200)}") from None
     if not isinstance(data, dict) or data.get("format") != "bendolib-selfplay":
         raise SelfplayError(f"{path} is not a bendolib self-play manifest")
-    if data.get("version") not in (1, 2, VERSION):
+    if data.get("version") not in range(1, VERSION + 1) or type(data["version"]) is not int:
         raise SelfplayError(
-            f"{path} is of version {shown(data.get('version'))}, not 1, 2 or {VERSION}"
+            f"{path} is of version {shown(data.get('version'))}, not 1 to {VERSION}"
         )
     try:
         _check_manifest(data)
@@ -947,6 +1100,7 @@ def load(directory: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 __all__ = [
+    "BIT_FIELDS",
     "COLUMNS",
     "COLUMN_DOCS",
     "MANIFEST",
@@ -959,6 +1113,7 @@ __all__ = [
     "SelfplayError",
     "SelfplayInterrupted",
     "SelfplaySummary",
+    "decode",
     "load",
     "schema_metadata",
     "selfplay",
