@@ -217,6 +217,38 @@ def test_a_game_plays_the_same_whatever_the_batch_size() -> None:
         alone.step(actions[3:4])
 
 
+def test_active_games_step_and_the_others_stand_still() -> None:
+    """
+    ``step(actions, active=...)`` (what batched self-play steps once a game is over):
+    the marked games play as in a full step, the others keep their rows, unread actions
+    included (an illegal one there is no error).
+    """
+    from bendolib.vector import VectorGames
+
+    full = VectorGames("basic", 4, seed=5, episode="match")
+    part = VectorGames("basic", 4, seed=5, episode="match")
+    chooser = np.random.default_rng(1)
+    active = np.array([True, False, True, False])
+    for step in range(40):
+        actions = (chooser.random(full.action_mask.shape) + full.action_mask).argmax(axis=1)
+        before = part.obs.copy(), part.action_mask.copy(), part.rewards.copy()
+        full.step(actions)
+        stale = actions.copy()
+        stale[~active] = -1  # not read
+        part.step(stale, active=active)
+        assert (part.obs[active] == full.obs[active]).all(), step
+        assert (part.action_mask[active] == full.action_mask[active]).all(), step
+        assert (part.rewards[active] == full.rewards[active]).all(), step
+        assert (part.terminated[active] == full.terminated[active]).all(), step
+        assert (part.obs[~active] == before[0][~active]).all(), step
+        assert (part.action_mask[~active] == before[1][~active]).all(), step
+        assert (part.rewards[~active] == before[2][~active]).all(), step
+    with pytest.raises(TypeError, match=r"active must be a bool array of shape \(4,\)"):
+        part.step(actions, active=np.ones(4, dtype=np.int8))
+    with pytest.raises(TypeError, match="active must be"):
+        part.step(actions, active=np.ones(3, dtype=np.bool_))
+
+
 def test_illegal_actions_name_the_game_and_the_action() -> None:
     """Issue 23: "a library error naming the game and the action"; no game moves."""
     from bendolib.vector import VectorGames

@@ -250,7 +250,8 @@ def _play_batch(
 ) -> dict[str, Any]:
     """
     The decisions of the games ``indices`` (consecutive), played together in batched
-    games: one set of NumPy columns, in game order (no Python object per decision).
+    games: one set of NumPy columns, in game order (no Python object per decision);
+    ``observation`` and ``legal`` packed (:func:`_pack`), a step at a time.
     """
     np = _numpy()
     from bendolib.vector import VectorGames
@@ -267,7 +268,8 @@ def _play_batch(
     )
     seats = np.array([match_seats(i, players) for i in indices], dtype=np.int8)
     codes = np.array(policies, dtype=np.int8)[seats]
-    round_at = next(f.offset for f in layout(rules, players) if f.name == "round_number")
+    fields = [(f.name, f.offset, f.length) for f in layout(rules, players)]
+    round_at = next(offset for name, offset, _ in fields if name == "round_number")
     sides = rules.match.sides(players)
     side_of = np.zeros(players, dtype=np.int64)
     # sum_of[t, s] = 1 when seat t is on seat s's side: final scores @ sum_of = side totals
@@ -276,6 +278,8 @@ def _play_batch(
         for s in side:
             side_of[s] = i
             sum_of[list(side), s] = 1
+    size, count = encoding_size(rules, players), action_count(rules)
+    widths = _widths({"observation_size": size, "action_count": count, "layout": fields})
     active = np.ones(n, dtype=np.bool_)
     steps: list[tuple[Any, ...]] = []
     ends: list[tuple[Any, Any, Any]] = []
@@ -285,18 +289,20 @@ def _play_batch(
     while len(index):
         actions = games.core_actions(codes)
         rounds = games.obs[index, round_at]
+        every = len(index) == n  # then no gather: the rows are packed from the buffers
         steps.append(
             (
                 index,
                 rounds,
                 games.round_moves[index],
                 games.seat[index],
-                games.obs[index],
-                games.action_mask[index],
+                _pack(games.obs if every else games.obs[index], *widths["observation"]),
+                _pack(games.action_mask if every else games.action_mask[index], *widths["legal"]),
                 actions[index],
             )
         )
-        games.step(actions)
+        # the games over stand still: they would play their next match
+        games.step(actions, active=None if every else active)
         over = games.terminated[index]
         ended = over | (games.obs[index, round_at] != rounds)
         ends.append((index[ended], rounds[ended], games.rewards[index[ended]]))
@@ -312,11 +318,11 @@ def _play_batch(
     number, move, seat, action = (
         np.concatenate([step[k] for step in steps])[order] for k in (1, 2, 3, 6)
     )
-    # the wide rows go straight to their place in game order (one copy, rows moved whole)
+    # the packed rows go straight to their place in game order (one copy, rows moved whole)
     place = np.empty_like(order)
     place[order] = np.arange(len(order))
-    observation = _scatter(steps, 4, place, (encoding_size(rules, players),), np.int32)
-    legal = _scatter(steps, 5, place, (action_count(rules),), np.uint8)
+    observation = _scatter(steps, 4, place, (_packed_width(*widths["observation"]),), np.uint8)
+    legal = _scatter(steps, 5, place, (_packed_width(*widths["legal"]),), np.uint8)
     where = seat.astype(np.int64)
     # each row's round reward, looked up by (game, round)
     span = int(number.max()) + 1 if len(number) else 1
@@ -564,8 +570,10 @@ def _pack(rows: Any, values: int, bits: int) -> Any:
     np = _numpy()
     head = -(-bits // 8)
     out = np.empty((len(rows), _packed_width(values, bits)), dtype=np.uint8)
-    # packbits is 8 times faster on bools than on int32
-    out[:, :head] = np.packbits(rows[:, :bits].astype(np.bool_), axis=1, bitorder="little")
+    flags = rows[:, :bits]
+    # packbits is 8 times faster on bools than on int32 (and a 0/1 byte is a bool)
+    flags = flags.view(np.bool_) if flags.dtype.itemsize == 1 else flags.astype(np.bool_)
+    out[:, :head] = np.packbits(flags, axis=1, bitorder="little")
     if bits < values:
         out[:, head:].view("<i4")[...] = rows[:, bits:]
     return out

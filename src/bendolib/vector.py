@@ -295,13 +295,24 @@ class VectorGames:
             action, f"{who} action {action} for game {game} (seat {self.seat[game]}) is {why}"
         )
 
-    def step(self, actions: Any) -> Step:
+    def step(self, actions: Any, active: Any = None) -> Step:
         """
         Play ``actions[g]`` in every game ``g`` (an action its mask allows), then the
-        core's moves, up to each game's next decision by the caller.
+        core's moves, up to each game's next decision by the caller.  ``active`` (a bool
+        array, one per game) plays only the games it marks: the others stand still (their
+        ``actions[g]`` is not read) and their rows are left as they are.
         """
         actions = self._actions(actions)
-        found = self._core(_kernel.batch_step, self._batch, actions, None, False)  # type: ignore[union-attr]
+        on = None
+        if active is not None:
+            on = np.asarray(active)
+            if on.shape != (self.num_games,) or on.dtype != np.bool_:
+                raise TypeError(
+                    f"active must be a bool array of shape ({self.num_games},), "
+                    f"not {on.dtype} {on.shape}"
+                )
+            on = np.ascontiguousarray(on).view(np.int8)
+        found = self._core(_kernel.batch_step, self._batch, actions, on, False)  # type: ignore[union-attr]
         if found is not None:
             raise self._illegal(found, "the")
         if self.callback is not None:
