@@ -270,3 +270,86 @@ def test_a_folder_of_version_3_is_read_and_played_again(tmp_path: Path) -> None:
     assert pa.types.is_fixed_size_binary(pq.read_schema(tmp_path / name).field("legal").type)
     data = selfplay.load(tmp_path)
     assert all(np.array_equal(data[k], whole[k]) for k in selfplay.COLUMNS)
+
+
+def _chain_cases() -> list[tuple[str, int]]:
+    from bendolib.encoding import on_cells
+
+    return [
+        (name, players)
+        for name in rules.names()
+        if not on_cells(rules.get(name))
+        for players in rules.get(name).player_counts
+    ]
+
+
+@pytest.mark.parametrize(("name", "players"), _chain_cases())
+def test_batch_rows_read_back_exactly_for_every_rule_set(
+    tmp_path: Path, name: str, players: int
+) -> None:
+    """
+    Every chain rule set and player count the batch serves: the Parquet shards (packed
+    columns, finished games standing still) read back as the rows the batched games
+    show when every game is stepped to its end, decision by decision.
+    """
+    pytest.importorskip("pyarrow", reason="Parquet needs the selfplay extra")
+    needs(True)
+    from bendolib.tournament import match_seats
+    from bendolib.vector import POLICIES, VectorGames
+
+    ruleset = rules.get(name, target=min(rules.get(name).match.target, 20))
+    bots = ["greedy", "random", "random", "greedy"][:players]
+    games = 3
+    selfplay.selfplay(ruleset, bots, games, tmp_path, seed=2, shard_games=2, batch=True)
+    data = selfplay.load(tmp_path)
+    batch = VectorGames(
+        ruleset,
+        games,
+        players,
+        seeds=np.array([derive_seed(2, i) for i in range(games)], dtype=np.uint64),
+        episode="match",
+        skip_forced=True,
+    )
+    codes = np.array(
+        [[POLICIES.index(bots[e]) for e in match_seats(i, players)] for i in range(games)]
+    )
+    rows: dict[int, list[tuple[Any, ...]]] = {i: [] for i in range(games)}
+    playing = np.ones(games, dtype=bool)
+    while playing.any():
+        actions = batch.core_actions(codes)
+        for g in np.flatnonzero(playing):
+            rows[g].append((batch.obs[g].copy(), batch.action_mask[g].copy(), actions[g]))
+        batch.step(actions)  # every game: the finished ones play on, unrecorded
+        playing &= ~batch.terminated
+    expected = [row for g in range(games) for row in rows[g]]
+    assert len(expected) == len(data["action"]) > 0
+    assert data["game"].tolist() == [g for g in range(games) for _ in rows[g]]
+    assert np.array_equal(data["observation"], np.array([r[0] for r in expected]))
+    assert np.array_equal(data["legal"], np.array([r[1] for r in expected], dtype=np.uint8))
+    assert data["action"].tolist() == [int(r[2]) for r in expected]
+
+
+@pytest.mark.parametrize("name", ["triominoes", "triangle-dominoes"])
+def test_triangle_rows_read_back_exactly(tmp_path: Path, name: str) -> None:
+    """
+    The scalar path on the triangle games (cells and sites: negative ints after the
+    bits): the Parquet shards read back as the ``.npz`` ones, which hold the arrays as
+    they are.
+    """
+    pytest.importorskip("pyarrow", reason="Parquet needs the selfplay extra")
+    ruleset = rules.get(name, target=min(rules.get(name).match.target, 20))
+    for fmt in ("parquet", "npz"):
+        selfplay.selfplay(
+            ruleset,
+            ["greedy", "random"],
+            2,
+            tmp_path / fmt,
+            seed=3,
+            file_format=fmt,
+            executor=SerialExecutor(),
+        )
+    parquet, npz = selfplay.load(tmp_path / "parquet"), selfplay.load(tmp_path / "npz")
+    assert (npz["observation"] < 0).any()  # the int32 part holds negatives
+    for column in selfplay.COLUMNS:
+        assert parquet[column].dtype == npz[column].dtype, column
+        assert np.array_equal(parquet[column], npz[column]), column
