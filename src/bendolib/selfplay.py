@@ -22,7 +22,8 @@ columns, packed (the 0/1 values 8 to a byte, the others as little-endian int32: 
 ``encoding.encode`` and ``encoding.action_mask`` arrays.
 
 The manifest (``_selfplay.json``) records each shard written: its games, rows, size and
-SHA-256.  A shard is trusted (kept on resume, read by :func:`load`) only when it matches
+SHA-256 (rewritten at most every :data:`MANIFEST_SECONDS` during a run, and at its end,
+Ctrl-C included).  A shard is trusted (kept on resume, read by :func:`load`) only when it matches
 its entry; one that does not is played again on resume and refused by :func:`load`.  A
 run has at most :data:`MAX_GAMES` games and :data:`MAX_SHARDS` shards, and a manifest is
 at most :data:`MAX_MANIFEST_BYTES` long, so reading one costs little whatever it says.
@@ -37,12 +38,14 @@ rotated as in a tournament), a different deal and stream from the bots' own.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import json
 import os
 import re
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from functools import partial
@@ -96,6 +99,10 @@ MAX_GAMES = 100_000_000
 MAX_SHARDS = 10_000
 #: The longest manifest read (bytes): 10,000 shard entries take about 1.5 MB.
 MAX_MANIFEST_BYTES = 4 * 1024 * 1024
+#: During a run the manifest is rewritten when a shard is written at most once in this
+#: many seconds, and at the end of the run (done, Ctrl-C or an error): a process killed
+#: outright leaves the shards of its last second unlisted (played again on resume).
+MANIFEST_SECONDS = 1.0
 #: A shard's file name: its first and last game.
 SHARD_NAME = re.compile(r"games-(\d{8,9})-(\d{8,9})\.(parquet|npz)")
 
@@ -369,10 +376,11 @@ def _scatter(steps: list[tuple[Any, ...]], k: int, place: Any, shape: tuple[int]
     return out
 
 
+@functools.lru_cache(maxsize=16)
 def _action_texts(rules: RuleSet) -> Any:
     """
-    The move text (``str(move)``) of each action of a chain rule set, as a NumPy string
-    array: there, an action number names one move whatever the board.
+    The move text (``str(move)``) of each action of a chain rule set, as a read-only
+    NumPy string array: there, an action number names one move whatever the board.
     """
     np = _numpy()
     _, ends, values, turns = encoding_dimensions(rules)
@@ -391,7 +399,9 @@ def _action_texts(rules: RuleSet) -> Any:
                         out.append(str(Place(tile, end, inward, shows, bend)))
     out += [str(DRAW), str(PASS), str(NEXT_ROUND)]
     assert len(out) == action_count(rules)
-    return np.array(out, dtype=str)
+    texts = np.array(out, dtype=str)
+    texts.flags.writeable = False
+    return texts
 
 
 def _round_rewards(
@@ -1031,10 +1041,16 @@ def selfplay(
                 finish(start, end, _concatenate([shard[i] for i in range(start, end)], manifest))
                 del pending[start]
 
+    saved = {"at": time.monotonic(), "behind": False}
+
     def finish(start: int, end: int, data: dict[str, Any]) -> None:
         name = _shard_name(start, end, fmt)
         kept[name] = _write_shard(path / name, data, fmt, manifest)
-        _write_manifest(path, state)
+        # the manifest at most every MANIFEST_SECONDS (a long run's is long), and at the end
+        saved["behind"] = True
+        if time.monotonic() - saved["at"] >= MANIFEST_SECONDS:
+            _write_manifest(path, state)
+            saved.update(at=time.monotonic(), behind=False)
         written["games"] += end - start
         written["decisions"] += len(data["action"])
 
@@ -1044,34 +1060,38 @@ def selfplay(
         )
 
     report = None if progress is None else (lambda done, _: progress(before + done, games))
-    if policies is not None:
-        # one batch per shard, in this process (the batch is the speed-up)
-        done = 0
-        try:
-            for start, end in todo:
-                chunk = tuple(range(start, end))
-                finish(start, end, _play_batch(ruleset, policies, seed, chunk))
-                done += len(chunk)
-                if report is not None:
-                    report(done, len(todo))
-        except KeyboardInterrupt:
-            raise SelfplayInterrupted(summary(True)) from None
-        return summary(False)
-    own = executor is None
-    pool: Executor = SerialExecutor()
-    task = partial(_play_games, ruleset, entrants, seed)
-    indices = [i for start, end in todo for i in range(start, end)]
     try:
-        pool = process_pool() if executor is None else executor
-        run_indexed(task, indices, pool, on_done, report)
-    except KeyboardInterrupt:
-        if own:
-            stop_pool(pool)
-        raise SelfplayInterrupted(summary(True)) from None
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return summary(False)
+        if policies is not None:
+            # one batch per shard, in this process (the batch is the speed-up)
+            done = 0
+            try:
+                for start, end in todo:
+                    chunk = tuple(range(start, end))
+                    finish(start, end, _play_batch(ruleset, policies, seed, chunk))
+                    done += len(chunk)
+                    if report is not None:
+                        report(done, len(todo))
+            except KeyboardInterrupt:
+                raise SelfplayInterrupted(summary(True)) from None
+            return summary(False)
+        own = executor is None
+        pool: Executor = SerialExecutor()
+        task = partial(_play_games, ruleset, entrants, seed)
+        indices = [i for start, end in todo for i in range(start, end)]
+        try:
+            pool = process_pool() if executor is None else executor
+            run_indexed(task, indices, pool, on_done, report)
+        except KeyboardInterrupt:
+            if own:
+                stop_pool(pool)
+            raise SelfplayInterrupted(summary(True)) from None
+        finally:
+            if own:
+                pool.shutdown(wait=True, cancel_futures=True)
+        return summary(False)
+    finally:  # done, stopped or failed: the manifest lists every shard written
+        if saved["behind"]:
+            _write_manifest(path, state)
 
 
 def load(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -1112,6 +1132,7 @@ __all__ = [
     "COLUMNS",
     "COLUMN_DOCS",
     "MANIFEST",
+    "MANIFEST_SECONDS",
     "MAX_GAMES",
     "MAX_MANIFEST_BYTES",
     "MAX_SHARDS",
