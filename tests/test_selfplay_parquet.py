@@ -353,3 +353,17 @@ def test_triangle_rows_read_back_exactly(tmp_path: Path, name: str) -> None:
     for column in selfplay.COLUMNS:
         assert parquet[column].dtype == npz[column].dtype, column
         assert np.array_equal(parquet[column], npz[column]), column
+
+
+def test_batch_rows_are_the_same_whatever_the_packing_buffer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows gathered are packed a buffer at a time: a buffer of one step gives the same."""
+    play(tmp_path / "one", True, games=5)
+    monkeypatch.setattr(selfplay._Rows, "BUFFER_BYTES", 1)  # room for one step's rows
+    play(tmp_path / "many", True, games=5)
+    one, many = selfplay.load(tmp_path / "one"), selfplay.load(tmp_path / "many")
+    assert all(np.array_equal(one[k], many[k]) for k in selfplay.COLUMNS)
+    assert (tmp_path / "one" / "games-00000000-00000001.parquet").read_bytes() == (
+        tmp_path / "many" / "games-00000000-00000001.parquet"
+    ).read_bytes()

@@ -258,7 +258,7 @@ def _play_batch(
     """
     The decisions of the games ``indices`` (consecutive), played together in batched
     games: one set of NumPy columns, in game order (no Python object per decision);
-    ``observation`` and ``legal`` packed (:func:`_pack`), a step at a time.
+    ``observation`` and ``legal`` packed (:func:`_pack`).
     """
     np = _numpy()
     from bendolib.vector import VectorGames
@@ -287,49 +287,42 @@ def _play_batch(
             sum_of[list(side), s] = 1
     size, count = encoding_size(rules, players), action_count(rules)
     widths = _widths({"observation_size": size, "action_count": count, "layout": fields})
+    observations = _Rows(games.obs, n, *widths["observation"])
+    masks = _Rows(games.action_mask, n, *widths["legal"])
     active = np.ones(n, dtype=np.bool_)
     steps: list[tuple[Any, ...]] = []
     ends: list[tuple[Any, Any, Any]] = []
     won = np.zeros((n, players), dtype=np.int8)
     final = np.zeros((n, players), dtype=np.int32)
     index = np.arange(n)
+    every = True  # every game still playing
     while len(index):
         actions = games.core_actions(codes)
         rounds = games.obs[index, round_at]
-        every = len(index) == n  # then no gather: the rows are packed from the buffers
-        steps.append(
-            (
-                index,
-                rounds,
-                games.round_moves[index],
-                games.seat[index],
-                _pack(games.obs if every else games.obs[index], *widths["observation"]),
-                _pack(games.action_mask if every else games.action_mask[index], *widths["legal"]),
-                actions[index],
-            )
-        )
+        observations.add(index, every)
+        masks.add(index, every)
+        steps.append((index, rounds, games.round_moves[index], games.seat[index], actions[index]))
         # the games over stand still: they would play their next match
         games.step(actions, active=None if every else active)
         over = games.terminated[index]
         ended = over | (games.obs[index, round_at] != rounds)
-        ends.append((index[ended], rounds[ended], games.rewards[index[ended]]))
+        if ended.any():
+            ends.append((index[ended], rounds[ended], games.rewards[index[ended]]))
         if over.any():
             done = index[over]
             final[done] = games.final_scores[done] @ sum_of
             won[done] = side_of[None, :] == games.match_winner[done, None]
             active[done] = False
             index = np.flatnonzero(active)
+            every = False
     game = np.concatenate([step[0] for step in steps])
     order = np.argsort(game, kind="stable")
     game = game[order]
     number, move, seat, action = (
-        np.concatenate([step[k] for step in steps])[order] for k in (1, 2, 3, 6)
+        np.concatenate([step[k] for step in steps])[order] for k in (1, 2, 3, 4)
     )
-    # the packed rows go straight to their place in game order (one copy, rows moved whole)
-    place = np.empty_like(order)
-    place[order] = np.arange(len(order))
-    observation = _scatter(steps, 4, place, (_packed_width(*widths["observation"]),), np.uint8)
-    legal = _scatter(steps, 5, place, (_packed_width(*widths["legal"]),), np.uint8)
+    observation = observations.packed(order)
+    legal = masks.packed(order)
     where = seat.astype(np.int64)
     # each row's round reward, looked up by (game, round)
     span = int(number.max()) + 1 if len(number) else 1
@@ -358,22 +351,50 @@ def _play_batch(
     }
 
 
-def _scatter(steps: list[tuple[Any, ...]], k: int, place: Any, shape: tuple[int], kind: Any) -> Any:
+class _Rows:
     """
-    The ``k``-th arrays of ``steps`` (rows of ``shape``), row ``i`` of their
-    concatenation put at row ``place[i]``; each step's array is dropped once copied.
+    The rows of a batch's output array (``source``) at each step, gathered into a
+    buffer of a few MB and packed (:func:`_pack`) a buffer at a time.
     """
-    np = _numpy()
-    out = np.empty((len(place), *shape), dtype=kind)
-    whole = np.dtype((np.void, out.itemsize * shape[0]))
-    rows = out.view(whole).reshape(-1)  # a row as one item: moved by one copy
-    start = 0
-    for i, step in enumerate(steps):
-        block = np.ascontiguousarray(step[k]).view(kind)
-        rows[place[start : start + len(block)]] = block.view(whole).reshape(-1)
-        start += len(block)
-        steps[i] = (*step[:k], None, *step[k + 1 :])
-    return out
+
+    #: Bytes of the buffer of rows not yet packed.
+    BUFFER_BYTES = 4 << 20
+
+    def __init__(self, source: Any, games: int, values: int, bits: int) -> None:
+        np = _numpy()
+        self.source = source
+        self.values, self.bits = values, bits
+        capacity = max(games, self.BUFFER_BYTES // max(1, source[:1].nbytes))
+        self.buffer = np.empty((capacity, source.shape[1]), dtype=source.dtype)
+        self.used = 0
+        self.parts: list[Any] = []
+
+    def add(self, index: Any, every: bool) -> None:
+        """Gather the rows ``index`` (all of them when ``every``)."""
+        if self.used + len(index) > len(self.buffer):
+            self._flush()
+        into = self.buffer[self.used : self.used + len(index)]
+        if every:
+            into[...] = self.source
+        else:
+            self.source.take(index, axis=0, out=into, mode="clip")
+        self.used += len(index)
+
+    def _flush(self) -> None:
+        if self.used:
+            self.parts.append(_pack(self.buffer[: self.used], self.values, self.bits))
+            self.used = 0
+
+    def packed(self, order: Any) -> Any:
+        """Every row gathered, packed, row ``order[i]`` at row ``i``."""
+        np = _numpy()
+        self._flush()
+        if not self.parts:
+            return np.zeros((0, _packed_width(self.values, self.bits)), dtype=np.uint8)
+        rows = np.concatenate(self.parts) if len(self.parts) > 1 else self.parts[0]
+        self.parts = []
+        whole = np.dtype((np.void, rows.shape[1]))  # a row as one item: moved by one copy
+        return rows.view(whole).reshape(-1)[order].view(np.uint8).reshape(len(order), -1)
 
 
 @functools.lru_cache(maxsize=16)
