@@ -249,6 +249,31 @@ def test_active_games_step_and_the_others_stand_still() -> None:
         part.step(actions, active=np.ones(3, dtype=np.bool_))
 
 
+def test_core_actions_take_policy_names_or_codes() -> None:
+    """
+    ``core_actions`` (batched self-play calls it at every step): a code out of range is
+    a library error whatever the integer type, a wrong shape a TypeError.
+    """
+    from bendolib.vector import POLICIES, VectorGames
+
+    batch = VectorGames("basic", 3, seed=2)
+    greedy = batch.core_actions("greedy")
+    codes = np.full((3, 2), POLICIES.index("greedy"), dtype=np.int8)
+    assert (batch.core_actions(codes) == greedy).all()
+    assert (batch.core_actions(codes.astype(np.int64)) == greedy).all()
+    assert (batch.core_actions(np.asfortranarray(np.tile(codes, 1))) == greedy).all()
+    for kind in (np.int8, np.int64):
+        for bad in (-1, len(POLICIES)):
+            wrong = codes.astype(kind)
+            wrong[1, 1] = bad
+            with pytest.raises(ArgumentError, match="policies are indices into"):
+                batch.core_actions(wrong)
+    with pytest.raises(TypeError, match=r"integer array of shape \(3, 2\)"):
+        batch.core_actions(codes[:2])
+    with pytest.raises(ArgumentError, match="a policy is one of"):
+        batch.core_actions("search")
+
+
 def test_illegal_actions_name_the_game_and_the_action() -> None:
     """Issue 23: "a library error naming the game and the action"; no game moves."""
     from bendolib.vector import VectorGames

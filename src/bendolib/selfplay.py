@@ -306,9 +306,9 @@ def _play_batch(
         games.step(actions, active=None if every else active)
         over = games.terminated[index]
         ended = over | (games.obs[index, round_at] != rounds)
-        if ended.any():
+        if np.count_nonzero(ended):  # (faster than .any() on a small array)
             ends.append((index[ended], rounds[ended], games.rewards[index[ended]]))
-        if over.any():
+        if np.count_nonzero(over):
             done = index[over]
             final[done] = games.final_scores[done] @ sum_of
             won[done] = side_of[None, :] == games.match_winner[done, None]

@@ -333,17 +333,22 @@ class VectorGames:
                 raise ArgumentError(f"a policy is one of {POLICIES}, not {policies!r:.40}")
             codes = np.full((n, p), POLICIES.index(policies), dtype=np.int8)
         else:
-            given = np.asarray(policies)
+            given = policies if isinstance(policies, np.ndarray) else np.asarray(policies)
             if given.shape != (n, p) or given.dtype.kind not in "iu":
                 raise TypeError(
                     f"policies must be a name or an integer array of shape ({n}, {p}), "
                     f"not {given.dtype} {given.shape}"
                 )
-            if ((given < 0) | (given >= len(POLICIES))).any():
-                raise ArgumentError(f"policies are indices into {POLICIES}")
-            codes = np.ascontiguousarray(given, dtype=np.int8)
-        actions = np.zeros(n, dtype=np.int64)
-        self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
+            codes = given
+            if given.dtype != np.int8 or not given.flags.c_contiguous:
+                if given.min() < 0 or given.max() >= len(POLICIES):
+                    raise ArgumentError(f"policies are indices into {POLICIES}")
+                codes = np.ascontiguousarray(given, dtype=np.int8)
+        actions = np.empty(n, dtype=np.int64)
+        try:  # (the kernel checks the range of int8 codes: a loop calls this at every step)
+            self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
+        except ValueError:
+            raise ArgumentError(f"policies are indices into {POLICIES}") from None
         return actions
 
     def _callback_moves(self) -> None:
