@@ -243,6 +243,17 @@ def test_active_games_step_and_the_others_stand_still() -> None:
         assert (part.obs[~active] == before[0][~active]).all(), step
         assert (part.action_mask[~active] == before[1][~active]).all(), step
         assert (part.rewards[~active] == before[2][~active]).all(), step
+    # the kernel's policies too: only the marked games are asked; the others' random
+    # streams do not move
+    full, part = (VectorGames("basic", 4, seed=6, skip_forced=True) for _ in range(2))
+    moves = part.round_moves.copy()
+    chosen, first = part.core_actions("random", active=active), full.core_actions("random")
+    assert (chosen[active] == first[active]).all()
+    assert (chosen[~active] == 0).all() and (part.round_moves[~active] == moves[~active]).all()
+    assert (part.core_actions("random")[~active] == first[~active]).all()
+    assert (full.core_actions("random")[~active] != first[~active]).any()  # a stream moves
+    with pytest.raises(TypeError, match="active must be"):
+        part.core_actions("random", active=[1, 0, 1, 0])
     with pytest.raises(TypeError, match=r"active must be a bool array of shape \(4,\)"):
         part.step(actions, active=np.ones(4, dtype=np.int8))
     with pytest.raises(TypeError, match="active must be"):

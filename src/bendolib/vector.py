@@ -295,6 +295,18 @@ class VectorGames:
             action, f"{who} action {action} for game {game} (seat {self.seat[game]}) is {why}"
         )
 
+    def _active(self, active: Any) -> Any:
+        """``active`` as the kernel reads it (a byte per game), or None for every game."""
+        if active is None:
+            return None
+        on = active if isinstance(active, np.ndarray) else np.asarray(active)
+        if on.shape != (self.num_games,) or on.dtype != np.bool_:
+            raise TypeError(
+                f"active must be a bool array of shape ({self.num_games},), "
+                f"not {on.dtype} {on.shape}"
+            )
+        return np.ascontiguousarray(on).view(np.int8)
+
     def step(self, actions: Any, active: Any = None) -> Step:
         """
         Play ``actions[g]`` in every game ``g`` (an action its mask allows), then the
@@ -303,29 +315,22 @@ class VectorGames:
         ``actions[g]`` is not read) and their rows are left as they are.
         """
         actions = self._actions(actions)
-        on = None
-        if active is not None:
-            on = np.asarray(active)
-            if on.shape != (self.num_games,) or on.dtype != np.bool_:
-                raise TypeError(
-                    f"active must be a bool array of shape ({self.num_games},), "
-                    f"not {on.dtype} {on.shape}"
-                )
-            on = np.ascontiguousarray(on).view(np.int8)
-        found = self._core(_kernel.batch_step, self._batch, actions, on, False)  # type: ignore[union-attr]
+        found = self._core(_kernel.batch_step, self._batch, actions, self._active(active), False)  # type: ignore[union-attr]
         if found is not None:
             raise self._illegal(found, "the")
         if self.callback is not None:
             self._callback_moves()
         return self._result()
 
-    def core_actions(self, policies: str | Any = "greedy") -> Any:
+    def core_actions(self, policies: str | Any = "greedy", active: Any = None) -> Any:
         """
         The action the kernel's policy chooses at each game's current decision (an
         int64 array, not played): ``policies`` names one policy of :data:`POLICIES` for
         every seat, or is an integer array (num_games, players) of indices into it.
         ``"random"`` draws from the game's own stream (that of the core's random
         opponents).  Also sets :attr:`round_moves`, each round's moves so far.
+        ``active`` (a bool array, one per game) asks only the games it marks: the others
+        get action 0 and keep their ``round_moves`` (and their random streams).
         """
         n, p = self.num_games, self.players
         if isinstance(policies, str):
@@ -344,9 +349,10 @@ class VectorGames:
                 if given.min() < 0 or given.max() >= len(POLICIES):
                     raise ArgumentError(f"policies are indices into {POLICIES}")
                 codes = np.ascontiguousarray(given, dtype=np.int8)
-        actions = np.empty(n, dtype=np.int64)
+        actions = np.zeros(n, dtype=np.int64)
+        on = self._active(active)
         try:  # (the kernel checks the range of int8 codes: a loop calls this at every step)
-            self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves)  # type: ignore[union-attr]
+            self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves, on)  # type: ignore[union-attr]
         except ValueError:
             raise ArgumentError(f"policies are indices into {POLICIES}") from None
         return actions
