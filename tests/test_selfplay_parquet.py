@@ -367,3 +367,30 @@ def test_batch_rows_are_the_same_whatever_the_packing_buffer(
     assert (tmp_path / "one" / "games-00000000-00000001.parquet").read_bytes() == (
         tmp_path / "many" / "games-00000000-00000001.parquet"
     ).read_bytes()
+
+
+def test_batch_files_are_the_same_however_shards_are_grouped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """
+    ``batch=True`` plays whole shards together, up to ``BATCH_GAMES`` games: the shards
+    are the same bytes whether played together, one by one, or resumed around kept ones.
+    """
+    play(tmp_path / "together", True, games=7)  # 4 shards, one batch
+    monkeypatch.setattr(selfplay, "BATCH_GAMES", 1)  # one shard a batch
+    play(tmp_path / "apart", True, games=7)
+    names = sorted(p.name for p in (tmp_path / "together").glob("games-*"))
+    assert len(names) == 4
+    for name in names:
+        together = (tmp_path / "together" / name).read_bytes()
+        assert (tmp_path / "apart" / name).read_bytes() == together, name
+    monkeypatch.setattr(selfplay, "BATCH_GAMES", 5)  # shards 0 and 2 (games 0, 1, 4, 5)
+    for name in (names[0], names[2]):
+        (tmp_path / "apart" / name).unlink()
+    play(tmp_path / "apart", True, games=7)
+    for name in names:
+        together = (tmp_path / "together" / name).read_bytes()
+        assert (tmp_path / "apart" / name).read_bytes() == together, name
+    assert selfplay.load(tmp_path / "apart")["game"].tolist() == sorted(
+        selfplay.load(tmp_path / "apart")["game"].tolist()
+    )

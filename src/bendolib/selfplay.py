@@ -235,6 +235,25 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
     }
 
 
+#: The most games played together in one batch by ``selfplay(batch=True)``: whole shards
+#: (at least one), so that a batch of small shards does not step each shard's longest
+#: match on its own.
+BATCH_GAMES = 1024
+
+
+def _groups(shards: list[tuple[int, int]], games: int) -> list[list[tuple[int, int]]]:
+    """``shards`` in order, in groups of at most ``games`` games (at least one shard each)."""
+    out: list[list[tuple[int, int]]] = []
+    size = 0
+    for start, end in shards:
+        if not out or size + end - start > games:
+            out.append([])
+            size = 0
+        out[-1].append((start, end))
+        size += end - start
+    return out
+
+
 #: The bots the batched games play, as the kernel policies of :mod:`bendolib.vector`.
 BATCH_BOTS = {RandomBot: "random", GreedyBot: "greedy"}
 
@@ -256,7 +275,7 @@ def _play_batch(
     rules: RuleSet, policies: tuple[int, ...], seed: int, indices: tuple[int, ...]
 ) -> dict[str, Any]:
     """
-    The decisions of the games ``indices`` (consecutive), played together in batched
+    The decisions of the games ``indices`` (increasing), played together in batched
     games: one set of NumPy columns, in game order (no Python object per decision);
     ``observation`` and ``legal`` packed (:func:`_pack`).
     """
@@ -297,7 +316,7 @@ def _play_batch(
     index = np.arange(n)
     every = True  # every game still playing
     while len(index):
-        actions = games.core_actions(codes)
+        actions = games.core_actions(codes, active=None if every else active)
         rounds = games.obs[index, round_at]
         observations.add(index, every)
         masks.add(index, every)
@@ -333,10 +352,9 @@ def _play_batch(
         by_key = np.argsort(keys, kind="stable")
         found = by_key[np.searchsorted(keys[by_key], game * span + number)]
         round_reward = table[found, where]
-    first = indices[0] if indices else 0
     action = action.astype(np.int32)
     return {
-        "game": (game + first).astype(np.int64),
+        "game": np.array(indices, dtype=np.int64)[game],
         "round": number.astype(np.int32),
         "move": move.astype(np.int32),
         "seat": seat.astype(np.int8),
@@ -1083,15 +1101,21 @@ def selfplay(
     report = None if progress is None else (lambda done, _: progress(before + done, games))
     try:
         if policies is not None:
-            # one batch per shard, in this process (the batch is the speed-up)
+            # whole shards, up to BATCH_GAMES games, played together in this process (the
+            # batch is the speed-up; it steps until its longest match ends)
             done = 0
             try:
-                for start, end in todo:
-                    chunk = tuple(range(start, end))
-                    finish(start, end, _play_batch(ruleset, policies, seed, chunk))
-                    done += len(chunk)
-                    if report is not None:
-                        report(done, len(todo))
+                for group in _groups(todo, BATCH_GAMES):
+                    chunk = tuple(i for start, end in group for i in range(start, end))
+                    data = _play_batch(ruleset, policies, seed, chunk)
+                    firsts = [start for start, _ in group] + [group[-1][1]]
+                    bounds = _numpy().searchsorted(data["game"], firsts).tolist()
+                    for k, (start, end) in enumerate(group):
+                        rows = slice(bounds[k], bounds[k + 1])
+                        finish(start, end, {name: data[name][rows] for name in data})
+                        done += end - start
+                        if report is not None:
+                            report(done, len(todo))
             except KeyboardInterrupt:
                 raise SelfplayInterrupted(summary(True)) from None
             return summary(False)
@@ -1149,6 +1173,7 @@ def load(directory: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 __all__ = [
+    "BATCH_GAMES",
     "BIT_FIELDS",
     "COLUMNS",
     "COLUMN_DOCS",
