@@ -350,9 +350,9 @@ class VectorGames:
                     raise ArgumentError(f"policies are indices into {POLICIES}")
                 codes = np.ascontiguousarray(given, dtype=np.int8)
         actions = np.zeros(n, dtype=np.int64)
-        on = self._active(active)
+        on = () if active is None else (self._active(active),)  # (a kernel of before active)
         try:  # (the kernel checks the range of int8 codes: a loop calls this at every step)
-            self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves, on)  # type: ignore[union-attr]
+            self._core(_kernel.batch_policy, self._batch, codes, actions, self.round_moves, *on)  # type: ignore[union-attr]
         except ValueError:
             raise ArgumentError(f"policies are indices into {POLICIES}") from None
         return actions
