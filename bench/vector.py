@@ -28,7 +28,8 @@ step call and the self-play loop for N = 1, 16, 256, 4,096, and for other rule s
 and player counts at ``--games``.  ``--selfplay GAMES`` times ``bendolib.selfplay`` (greedy
 against random, Basic, Parquet files, one shard) on GAMES matches with ``batch=True`` and
 without it (serially, in this process), in turn ``--rounds`` times after an untimed round
-of 2 matches each: decisions per CPU second, and the Parquet file's bytes per decision.
+of as many (the imports, first calls and first use of memory): decisions per CPU second,
+and the Parquet file's bytes per decision.
 ``--selfplay GAMES --profile`` profiles the batched runs alone (``cProfile``, CPU time):
 the functions that take most of it, each on its own (not what it calls).
 Plain script: it asserts nothing.
@@ -179,22 +180,23 @@ def selfplay_rates(games: int, rounds: int) -> None:
 
     rates: dict[bool, list[float]] = {True: [], False: []}
     sizes: dict[bool, float] = {}
-    # a first, untimed round of 2 matches each: the imports and first calls
-    for count in (2, *([games] * rounds)):
+    # a first, untimed round of as many matches: the imports, the first calls and the
+    # first use of the large arrays' memory
+    for timed in (False, *([True] * rounds)):
         for batch in (True, False):
             with tempfile.TemporaryDirectory() as out:
                 start = time.process_time()
                 done = selfplay(
                     "basic",
                     ["greedy", "random"],
-                    count,
+                    games,
                     out,
                     seed=1,
                     batch=batch,
                     executor=SerialExecutor(),
-                    shard_games=count,
+                    shard_games=games,
                 )
-                if count == games:
+                if timed:
                     rates[batch].append(done.decisions / (time.process_time() - start))
                     shard = sum(p.stat().st_size for p in Path(out).glob("games-*"))
                     sizes[batch] = shard / done.decisions
@@ -214,12 +216,12 @@ def selfplay_profile(games: int, rounds: int) -> None:
     from bendolib.selfplay import selfplay
 
     profile = cProfile.Profile(time.process_time)
-    for count in (2, *([games] * rounds)):  # the first run untimed, as above
+    for timed in (False, *([True] * rounds)):  # the first run untimed, as above
         with tempfile.TemporaryDirectory() as out:
-            if count == games:
+            if timed:
                 profile.enable()
             selfplay(
-                "basic", ["greedy", "random"], count, out, seed=1, batch=True, shard_games=count
+                "basic", ["greedy", "random"], games, out, seed=1, batch=True, shard_games=games
             )
             profile.disable()
     stats = pstats.Stats(profile)
