@@ -29,7 +29,8 @@ run has at most :data:`MAX_GAMES` games and :data:`MAX_SHARDS` shards, and a man
 at most :data:`MAX_MANIFEST_BYTES` long, so reading one costs little whatever it says.
 
 With ``batch=True`` the matches are played in the compiled kernel's batched games
-(:mod:`bendolib.vector`), every decision of a chunk of games at once, when every bot
+(:mod:`bendolib.vector`), every decision of up to :data:`BATCH_GAMES` games (whole
+shards) at once, when every bot
 is ``random`` or ``greedy`` (played by the kernel's policies of those names): game
 ``i`` is then episode 0 of the batched game seeded ``derive_seed(seed, i)`` (seats
 rotated as in a tournament), a different deal and stream from the bots' own.
@@ -1011,7 +1012,8 @@ def selfplay(
     Ctrl-C raises :class:`SelfplayInterrupted` once the finished shards are written.
     ``batch=True`` plays the games in the kernel's batched games (see the module's
     docstring; every bot ``random`` or ``greedy``, a chain rule set the kernel plays),
-    one batch per shard in the calling process (``executor`` is not used).
+    whole shards together (up to :data:`BATCH_GAMES` games) in the calling process
+    (``executor`` is not used).
     """
     _numpy()
     ruleset = rules_registry.get(rules) if isinstance(rules, str) else rules
