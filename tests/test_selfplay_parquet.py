@@ -83,6 +83,11 @@ def test_the_folder_reads_as_one_parquet_dataset(tmp_path: Path, batch: bool) ->
             assert decoded[name].dtype == whole[name].dtype, name
             assert np.array_equal(decoded[name], whole[name]), name
         assert decoded["observation"].shape == (table.num_rows, encoding_size(SHORT, 2))
+        # a slice of the table (chunks with an offset), some columns only
+        part = selfplay.decode(table.slice(3, 7).select(["legal", "observation"]))
+        assert list(part) == ["observation", "legal"]
+        assert np.array_equal(part["observation"], whole["observation"][3:10])
+        assert np.array_equal(part["legal"], whole["legal"][3:10])
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
