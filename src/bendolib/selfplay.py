@@ -596,7 +596,8 @@ def _write_shard(
 def _widths(manifest: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """
     Per packed column: the values of a row, and how many of them are bits (the others
-    are int32).
+    are int32), from a run's manifest (its ``observation_size``, ``action_count`` and
+    ``layout``).
     """
     size, actions = manifest["observation_size"], manifest["action_count"]
     bits = 0
