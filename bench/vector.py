@@ -4,6 +4,7 @@
     python bench/vector.py --rounds 7 --slice 0.5
     python bench/vector.py --scaling             # N = 1, 16, 256, 4,096 and other rule sets
     python bench/vector.py --selfplay 200        # bendolib.selfplay with and without batch=True
+    python bench/vector.py --selfplay 200 --profile  # where batch=True spends its time
 
 Measured, per CPU second (``time.process_time``), each in slices of ``--slice`` seconds
 taken in turn (A B C D A B C D ...) ``--rounds`` times:
@@ -27,7 +28,10 @@ step call and the self-play loop for N = 1, 16, 256, 4,096, and for other rule s
 and player counts at ``--games``.  ``--selfplay GAMES`` times ``bendolib.selfplay`` (greedy
 against random, Basic, Parquet files, one shard) on GAMES matches with ``batch=True`` and
 without it (serially, in this process), in turn ``--rounds`` times after an untimed round
-of 2 matches each: decisions per CPU second.
+of as many (the imports, first calls and first use of memory): decisions per CPU second,
+and the Parquet file's bytes per decision.
+``--selfplay GAMES --profile`` profiles the batched runs alone (``cProfile``, CPU time):
+the functions that take most of it, each on its own (not what it calls).
 Plain script: it asserts nothing.
 """
 
@@ -37,6 +41,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -174,28 +179,58 @@ def selfplay_rates(games: int, rounds: int) -> None:
     from bendolib.selfplay import selfplay
 
     rates: dict[bool, list[float]] = {True: [], False: []}
-    # a first, untimed round of 2 matches each: the imports and first calls
-    for count in (2, *([games] * rounds)):
+    sizes: dict[bool, float] = {}
+    # a first, untimed round of as many matches: the imports, the first calls and the
+    # first use of the large arrays' memory
+    for timed in (False, *([True] * rounds)):
         for batch in (True, False):
             with tempfile.TemporaryDirectory() as out:
                 start = time.process_time()
                 done = selfplay(
                     "basic",
                     ["greedy", "random"],
-                    count,
+                    games,
                     out,
                     seed=1,
                     batch=batch,
                     executor=SerialExecutor(),
-                    shard_games=count,
+                    shard_games=games,
                 )
-                if count == games:
+                if timed:
                     rates[batch].append(done.decisions / (time.process_time() - start))
+                    shard = sum(p.stat().st_size for p in Path(out).glob("games-*"))
+                    sizes[batch] = shard / done.decisions
     print(f"bendolib.selfplay, Basic, greedy vs random, {games} matches: decisions per CPU second")
-    print(f"{'':<12} {'min':>12} {'median':>12} {'max':>12}")
-    print(f"{'batch=True':<12} {summary(rates[True])}")
-    print(f"{'batch=False':<12} {summary(rates[False])}")
+    print(f"{'':<12} {'min':>12} {'median':>12} {'max':>12}   Parquet bytes per decision")
+    print(f"{'batch=True':<12} {summary(rates[True])}   {sizes[True]:.1f}")
+    print(f"{'batch=False':<12} {summary(rates[False])}   {sizes[False]:.1f}")
     print("ratio " + ratios([a / b for a, b in zip(rates[True], rates[False], strict=True)]))
+
+
+def selfplay_profile(games: int, rounds: int) -> None:
+    """Where the batched self-play's CPU time goes: cProfile over ``rounds`` runs."""
+    import cProfile
+    import pstats
+    import tempfile
+
+    from bendolib.selfplay import selfplay
+
+    profile = cProfile.Profile(time.process_time)
+    for timed in (False, *([True] * rounds)):  # the first run untimed, as above
+        with tempfile.TemporaryDirectory() as out:
+            if timed:
+                profile.enable()
+            selfplay(
+                "basic", ["greedy", "random"], games, out, seed=1, batch=True, shard_games=games
+            )
+            profile.disable()
+    stats = pstats.Stats(profile)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    print(f"bendolib.selfplay(batch=True), {rounds} runs of {games} matches: {total:.3f} CPU s")
+    rows = sorted(stats.stats.items(), key=lambda item: -item[1][2])  # type: ignore[attr-defined]
+    for (path, line, name), (_, _, own, _, _) in rows[:12]:
+        where = f"{Path(path).name}:{line}({name})" if line else name
+        print(f"{own:8.3f} s {100 * own / total:5.1f}%  {where}")
 
 
 def main() -> None:
@@ -207,7 +242,11 @@ def main() -> None:
     parser.add_argument("--slice", type=float, default=0.3)
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--selfplay", type=int, default=0, metavar="GAMES")
+    parser.add_argument("--profile", action="store_true", help="with --selfplay: cProfile")
     args = parser.parse_args()
+    if args.selfplay and args.profile:
+        selfplay_profile(args.selfplay, args.rounds)
+        return
     if args.selfplay:
         selfplay_rates(args.selfplay, args.rounds)
         return

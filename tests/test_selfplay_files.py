@@ -294,7 +294,8 @@ def test_ctrl_c_while_a_shard_is_written_leaves_no_partial_file(
 def test_the_manifest_lists_each_shard_with_its_count_and_checksum(tmp_path: Path) -> None:
     play(tmp_path, games=3)
     manifest = json.loads((tmp_path / selfplay.MANIFEST).read_text())
-    assert manifest["version"] == 3  # version 3: the move_text column (issue 23 point 3)
+    # version 3: the move_text column; 4: packed Parquet columns (issue 23 point 3, speed)
+    assert manifest["version"] == 4
     rows = len(selfplay.load(tmp_path)["action"])
     assert sorted(manifest["shards"]) == sorted(p.name for p in tmp_path.glob("games-*"))
     assert sum(e["rows"] for e in manifest["shards"].values()) == rows
@@ -340,3 +341,47 @@ def test_ctrl_c_on_the_command_line_leaves_only_whole_files(tmp_path: Path) -> N
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted([selfplay.MANIFEST, *manifest["shards"]])  # no .partial, none unlisted
     assert len(selfplay.load(tmp_path)["game"]) > 0
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["scalar", "batch"])
+@pytest.mark.parametrize("stop", [False, True], ids=["done", "ctrl-c"])
+def test_the_manifest_is_rewritten_at_most_every_second_and_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: bool, batch: bool
+) -> None:
+    """
+    A long run rewrote its growing manifest after every shard (quadratic in shards):
+    now at most every ``MANIFEST_SECONDS``, and always at the end, Ctrl-C included, so
+    that it lists every shard written.
+    """
+    writes: list[int] = []
+    real = selfplay._write_manifest
+
+    def counted(path: Path, manifest: dict[str, Any]) -> None:
+        writes.append(len(manifest["shards"]))
+        real(path, manifest)
+
+    monkeypatch.setattr(selfplay, "_write_manifest", counted)
+    monkeypatch.setattr(selfplay, "MANIFEST_SECONDS", 3600.0)
+
+    def progress(done: int, total: int) -> None:
+        if stop and done >= 6:
+            raise KeyboardInterrupt  # Ctrl-C once 3 shards are written
+
+    if batch:
+        from bendolib.vector import unsupported_reason
+
+        if unsupported_reason(SHORT, 2) is not None:
+            pytest.skip(f"no batched games: {unsupported_reason(SHORT, 2)}")
+    if stop:
+        with pytest.raises(selfplay.SelfplayInterrupted):
+            play(tmp_path, games=10, progress=progress, batch=batch)
+    else:
+        play(tmp_path, games=10, progress=progress, batch=batch)
+    listed = json.loads((tmp_path / selfplay.MANIFEST).read_text())["shards"]
+    assert sorted(listed) == sorted(p.name for p in tmp_path.glob("games-*"))
+    assert len(listed) == (3 if stop else 5)
+    assert writes == [0, len(listed)]  # at the start and at the end only
+    monkeypatch.setattr(selfplay, "MANIFEST_SECONDS", 0.0)
+    writes.clear()
+    play(tmp_path / "each", games=6, batch=batch)
+    assert writes == [0, 1, 2, 3]  # 0 s: after every shard

@@ -258,6 +258,74 @@ def test_double_twelve_batches_are_the_scalar_engine(
     )
 
 
+def test_active_games_step_and_the_others_stand_still() -> None:
+    """
+    ``step(actions, active=...)`` (what batched self-play steps once a game is over):
+    the marked games play as in a full step, the others keep their rows, unread actions
+    included (an illegal one there is no error).
+    """
+    from bendolib.vector import VectorGames
+
+    full = VectorGames("basic", 4, seed=5, episode="match")
+    part = VectorGames("basic", 4, seed=5, episode="match")
+    chooser = np.random.default_rng(1)
+    active = np.array([True, False, True, False])
+    for step in range(40):
+        actions = (chooser.random(full.action_mask.shape) + full.action_mask).argmax(axis=1)
+        before = part.obs.copy(), part.action_mask.copy(), part.rewards.copy()
+        full.step(actions)
+        stale = actions.copy()
+        stale[~active] = -1  # not read
+        part.step(stale, active=active)
+        assert (part.obs[active] == full.obs[active]).all(), step
+        assert (part.action_mask[active] == full.action_mask[active]).all(), step
+        assert (part.rewards[active] == full.rewards[active]).all(), step
+        assert (part.terminated[active] == full.terminated[active]).all(), step
+        assert (part.obs[~active] == before[0][~active]).all(), step
+        assert (part.action_mask[~active] == before[1][~active]).all(), step
+        assert (part.rewards[~active] == before[2][~active]).all(), step
+    # the kernel's policies too: only the marked games are asked; the others' random
+    # streams do not move
+    full, part = (VectorGames("basic", 4, seed=6, skip_forced=True) for _ in range(2))
+    moves = part.round_moves.copy()
+    chosen, first = part.core_actions("random", active=active), full.core_actions("random")
+    assert (chosen[active] == first[active]).all()
+    assert (chosen[~active] == 0).all() and (part.round_moves[~active] == moves[~active]).all()
+    assert (part.core_actions("random")[~active] == first[~active]).all()
+    assert (full.core_actions("random")[~active] != first[~active]).any()  # a stream moves
+    with pytest.raises(TypeError, match="active must be"):
+        part.core_actions("random", active=[1, 0, 1, 0])
+    with pytest.raises(TypeError, match=r"active must be a bool array of shape \(4,\)"):
+        part.step(actions, active=np.ones(4, dtype=np.int8))
+    with pytest.raises(TypeError, match="active must be"):
+        part.step(actions, active=np.ones(3, dtype=np.bool_))
+
+
+def test_core_actions_take_policy_names_or_codes() -> None:
+    """
+    ``core_actions`` (batched self-play calls it at every step): a code out of range is
+    a library error whatever the integer type, a wrong shape a TypeError.
+    """
+    from bendolib.vector import POLICIES, VectorGames
+
+    batch = VectorGames("basic", 3, seed=2)
+    greedy = batch.core_actions("greedy")
+    codes = np.full((3, 2), POLICIES.index("greedy"), dtype=np.int8)
+    assert (batch.core_actions(codes) == greedy).all()
+    assert (batch.core_actions(codes.astype(np.int64)) == greedy).all()
+    assert (batch.core_actions(np.asfortranarray(np.tile(codes, 1))) == greedy).all()
+    for kind in (np.int8, np.int64):
+        for bad in (-1, len(POLICIES)):
+            wrong = codes.astype(kind)
+            wrong[1, 1] = bad
+            with pytest.raises(ArgumentError, match="policies are indices into"):
+                batch.core_actions(wrong)
+    with pytest.raises(TypeError, match=r"integer array of shape \(3, 2\)"):
+        batch.core_actions(codes[:2])
+    with pytest.raises(ArgumentError, match="a policy is one of"):
+        batch.core_actions("search")
+
+
 def test_illegal_actions_name_the_game_and_the_action() -> None:
     """Issue 23: "a library error naming the game and the action"; no game moves."""
     from bendolib.vector import VectorGames

@@ -77,5 +77,7 @@ def batch_step(
 ) -> tuple[int, int] | None:
     """The caller's move in every (active) game; (game, action) of an illegal one."""
 
-def batch_policy(batch: object, policies: Any, actions: Any, moves: Any, /) -> None:
-    """The kernel policies' choice at every game's decision, and the round's moves."""
+def batch_policy(
+    batch: object, policies: Any, actions: Any, moves: Any, active: Any = None, /
+) -> None:
+    """The kernel policies' choice at every (active) game's decision, and the round's moves."""

@@ -1216,8 +1216,8 @@ def build_parser() -> argparse.ArgumentParser:
     play_self.add_argument(
         "--batch",
         action="store_true",
-        help="play the matches in the compiled kernel's batched games, one batch per file "
-        "(bots random and greedy only; chain rule sets; other deals than without it)",
+        help="play the matches in the compiled kernel's batched games, whole files "
+        "together (bots random and greedy only; chain rule sets; other deals than without it)",
     )
     _add_run_options(play_self, "games")
     play_self.set_defaults(func=_selfplay)

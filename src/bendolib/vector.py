@@ -299,26 +299,44 @@ class VectorGames:
             action, f"{who} action {action} for game {game} (seat {self.seat[game]}) is {why}"
         )
 
-    def step(self, actions: Any) -> Step:
+    def _active(self, active: Any) -> Any:
+        """``active`` as the kernel reads it (a byte per game), or None for every game."""
+        if active is None:
+            return None
+        on = active if isinstance(active, np.ndarray) else np.asarray(active)
+        if on.shape != (self.num_games,) or on.dtype != np.bool_:
+            raise TypeError(
+                f"active must be a bool array of shape ({self.num_games},), "
+                f"not {on.dtype} {on.shape}"
+            )
+        return np.ascontiguousarray(on).view(np.int8)
+
+    def step(self, actions: Any, active: Any = None) -> Step:
         """
         Play ``actions[g]`` in every game ``g`` (an action its mask allows), then the
-        core's moves, up to each game's next decision by the caller.
+        core's moves, up to each game's next decision by the caller.  ``active`` (a bool
+        array, one per game) plays only the games it marks: the others stand still (their
+        ``actions[g]`` is not read) and their rows are left as they are.
         """
         actions = self._actions(actions)
-        found = self._core(self._kernel.batch_step, self._batch, actions, None, False)
+        found = self._core(
+            self._kernel.batch_step, self._batch, actions, self._active(active), False
+        )
         if found is not None:
             raise self._illegal(found, "the")
         if self.callback is not None:
             self._callback_moves()
         return self._result()
 
-    def core_actions(self, policies: str | Any = "greedy") -> Any:
+    def core_actions(self, policies: str | Any = "greedy", active: Any = None) -> Any:
         """
         The action the kernel's policy chooses at each game's current decision (an
         int64 array, not played): ``policies`` names one policy of :data:`POLICIES` for
         every seat, or is an integer array (num_games, players) of indices into it.
         ``"random"`` draws from the game's own stream (that of the core's random
         opponents).  Also sets :attr:`round_moves`, each round's moves so far.
+        ``active`` (a bool array, one per game) asks only the games it marks: the others
+        get action 0 and keep their ``round_moves`` (and their random streams).
         """
         n, p = self.num_games, self.players
         if isinstance(policies, str):
@@ -326,17 +344,25 @@ class VectorGames:
                 raise ArgumentError(f"a policy is one of {POLICIES}, not {policies!r:.40}")
             codes = np.full((n, p), POLICIES.index(policies), dtype=np.int8)
         else:
-            given = np.asarray(policies)
+            given = policies if isinstance(policies, np.ndarray) else np.asarray(policies)
             if given.shape != (n, p) or given.dtype.kind not in "iu":
                 raise TypeError(
                     f"policies must be a name or an integer array of shape ({n}, {p}), "
                     f"not {given.dtype} {given.shape}"
                 )
-            if ((given < 0) | (given >= len(POLICIES))).any():
-                raise ArgumentError(f"policies are indices into {POLICIES}")
-            codes = np.ascontiguousarray(given, dtype=np.int8)
+            codes = given
+            if given.dtype != np.int8 or not given.flags.c_contiguous:
+                if given.min() < 0 or given.max() >= len(POLICIES):
+                    raise ArgumentError(f"policies are indices into {POLICIES}")
+                codes = np.ascontiguousarray(given, dtype=np.int8)
         actions = np.zeros(n, dtype=np.int64)
-        self._core(self._kernel.batch_policy, self._batch, codes, actions, self.round_moves)
+        on = () if active is None else (self._active(active),)  # (a kernel of before active)
+        try:  # (the kernel checks the range of int8 codes: a loop calls this at every step)
+            self._core(
+                self._kernel.batch_policy, self._batch, codes, actions, self.round_moves, *on
+            )
+        except ValueError:
+            raise ArgumentError(f"policies are indices into {POLICIES}") from None
         return actions
 
     def _callback_moves(self) -> None:

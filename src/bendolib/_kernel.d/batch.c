@@ -885,12 +885,13 @@ done:
     return result;
 }
 
-/* batch_policy(batch, policies, actions, moves): the action the kernel policy
+/* batch_policy(batch, policies, actions, moves[, active]): the action the kernel policy
  * policies[i * players + seat] (0 random, 1 heaviest, 2 greedy) chooses at game i's
- * decision, and the round's moves so far; "random" draws from the game's stream */
+ * decision, and the round's moves so far; "random" draws from the game's stream.  With
+ * active (one byte per game), only the games it marks (the others' entries untouched). */
 static PyObject *k_batch_policy(PyObject *self, PyObject *args) {
-    PyObject *capsule, *policies, *actions, *moves;
-    if (!PyArg_ParseTuple(args, "OOOO", &capsule, &policies, &actions, &moves))
+    PyObject *capsule, *policies, *actions, *moves, *active = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOO|O", &capsule, &policies, &actions, &moves, &active))
         return NULL;
     VBatch *b = get_vbatch(capsule);
     if (!b)
@@ -899,7 +900,8 @@ static PyObject *k_batch_policy(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "kernel: the batch is being stepped by another thread");
         return NULL;
     }
-    Py_buffer pv, av, mv;
+    Py_buffer pv, av, mv, onv;
+    const uint8_t *on = NULL;
     if (read_actions(policies, &pv, b->n * b->players, 'b', "policies"))
         return NULL;
     if (PyObject_GetBuffer(actions, &av, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)) {
@@ -910,6 +912,15 @@ static PyObject *k_batch_policy(PyObject *self, PyObject *args) {
         PyBuffer_Release(&pv);
         PyBuffer_Release(&av);
         return NULL;
+    }
+    if (active != Py_None) {
+        if (read_actions(active, &onv, b->n, 'b', "active")) {
+            PyBuffer_Release(&pv);
+            PyBuffer_Release(&av);
+            PyBuffer_Release(&mv);
+            return NULL;
+        }
+        on = onv.buf;
     }
     PyObject *result = NULL;
     if (check_buffer(&av, 'q', b->n, "actions") || check_buffer(&mv, 'i', b->n, "moves"))
@@ -926,6 +937,8 @@ static PyObject *k_batch_policy(PyObject *self, PyObject *args) {
     List list = {buffer, 0, 0};
     int err = 0;
     for (Py_ssize_t i = 0; i < b->n && !err; i++) {
+        if (on && !on[i])
+            continue;
         Game *g = &b->games[i];
         if ((err = list_moves(b->sp, &g->st, &list)))
             break;
@@ -955,6 +968,8 @@ done:
     PyBuffer_Release(&pv);
     PyBuffer_Release(&av);
     PyBuffer_Release(&mv);
+    if (on)
+        PyBuffer_Release(&onv);
     return result;
 }
 
@@ -967,4 +982,5 @@ done:
         {"batch_step", k_batch_step, METH_VARARGS,                                           \
          "batch_step(batch, actions, active, accumulate) -> None or (game, action)"},         \
         {"batch_policy", k_batch_policy, METH_VARARGS,                                       \
-         "batch_policy(batch, policies, actions, moves): the kernel policies' choices"},
+         "batch_policy(batch, policies, actions, moves[, active]): the kernel policies' "     \
+         "choices"},
