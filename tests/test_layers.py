@@ -29,8 +29,8 @@ ARCHITECTURE = ROOT / "docs" / "architecture.md"
 LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "support",
-        "errors, input limits, memo tables, constructors, the RNG",
-        ("errors", "limits", "_memo", "_construct", "_rng"),
+        "errors, input limits, memo tables, constructors, the RNG, atomic files",
+        ("errors", "limits", "_memo", "_construct", "_rng", "_files"),
     ),
     ("tiles", "tiles and tile sets", ("tiles",)),
     ("geometry", "lattices, boards, geometries, and the moves laid on them", ("geometry", "moves")),

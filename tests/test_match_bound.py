@@ -312,3 +312,66 @@ def test_the_demo_stops_at_the_bound_too(
     assert "still going after 30 moves" in capsys.readouterr().err
     monkeypatch.undo()
     assert main(["demo", "--seed", "2"]) == 0
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_selfplay_stops_at_the_bound_naming_the_game_and_keeps_finished_shards(
+    tmp_path: Path, batch: bool
+) -> None:
+    """
+    Self-play, played match by match or in the batch: the endless match raises
+    :class:`MatchTooLongError` naming the game; the shards finished before it are written.
+    """
+    pytest.importorskip("numpy")
+    from bendolib.selfplay import selfplay
+
+    if batch:  # the batch takes no draw penalties: a target no match reaches in practice
+        rules = bendolib.rules.get("basic", target=10**9)
+        from bendolib.vector import unsupported_reason
+
+        if unsupported_reason(rules, 2) is not None:
+            pytest.skip("no compiled kernel")
+        bound, games, shard = 300, 1, 1
+    else:
+        rules, bound, games, shard = endless(), BOUND, 1, 1
+    out = tmp_path / "play"
+    with pytest.raises(MatchTooLongError, match=f"after {bound:,} moves") as caught:
+        selfplay(
+            rules,
+            RANDOM,
+            games,
+            out,
+            seed=3,
+            shard_games=shard,
+            file_format="npz",
+            batch=batch,
+            max_moves=bound,
+        )
+    assert caught.value.match == 0 and caught.value.max_moves == bound
+    assert (out / "_selfplay.json").exists()
+
+
+def test_selfplay_cli_reports_the_endless_match_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bendolib selfplay --max-moves``: one line, exit 2, as ``simulate``."""
+    pytest.importorskip("numpy")
+    argv = ["selfplay", "--rules", "triominoes", *ENDLESS_PARAMS, "--bots", "random", "random"]
+    argv += ["--games", "1", "--out", str(tmp_path / "cli"), "--format", "npz"]
+    argv += ["--jobs", "1", "--quiet", "--max-moves", str(BOUND)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "still going after 1,500 moves" in err and "match 0" in err
+    assert err.count("\n") == 1
+
+
+def test_selfplay_under_a_bound_it_does_not_reach_is_unchanged(tmp_path: Path) -> None:
+    """The bound changes nothing in a match that ends before it."""
+    pytest.importorskip("numpy")
+    from bendolib.selfplay import load, selfplay
+
+    for name, bound in (("a", MAX_MOVES), ("b", 10_000)):
+        selfplay("basic", RANDOM, 3, tmp_path / name, seed=4, file_format="npz", max_moves=bound)
+    first, second = load(tmp_path / "a"), load(tmp_path / "b")
+    assert first.keys() == second.keys()
+    assert all((first[k] == second[k]).all() for k in first)

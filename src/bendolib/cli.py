@@ -22,6 +22,7 @@ import attrs
 
 from bendolib import position_text, records
 from bendolib import rules as rules_registry
+from bendolib._files import write_atomically
 from bendolib._playouts_reference import MAX_MOVES
 from bendolib.engine import apply, legal_moves, new_game
 from bendolib.errors import BendolibError, IllegalMoveError, ParseError
@@ -514,30 +515,9 @@ def _write_file(path: str, text: str) -> None:
             stream.write(text)
         return
     try:
-        mode = os.stat(target).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    try:
-        handle, temporary = tempfile.mkstemp(
-            dir=os.path.dirname(target), prefix=".bendolib-", suffix=".tmp"
-        )
+        write_atomically(target, lambda stream: stream.write(text.encode("utf-8")))
     except OSError as exc:
         raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise BendolibError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-        raise
 
 
 # -- simulate ---------------------------------------------------------------------------
@@ -838,6 +818,7 @@ def _selfplay(args: argparse.Namespace) -> int:
             executor=executor,
             progress=progress,
             batch=args.batch,
+            max_moves=args.max_moves,
         )
     except selfplay.SelfplayInterrupted as stop:
         summary = stop.summary
@@ -1220,6 +1201,7 @@ def build_parser() -> argparse.ArgumentParser:
         "together (bots random and greedy only; chain rule sets; other deals than without it)",
     )
     _add_run_options(play_self, "games")
+    _add_max_moves(play_self)
     play_self.set_defaults(func=_selfplay)
 
     render = sub.add_parser("render", help="draw the board of a record as SVG (or text)")

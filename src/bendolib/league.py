@@ -19,11 +19,9 @@ extra) when it is installed: :attr:`LeagueResult.ratings`.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -34,6 +32,7 @@ import attrs
 
 from bendolib import bots as bot_registry
 from bendolib import rules as rules_registry
+from bendolib._files import write_atomically
 from bendolib._rng import derive_seed
 from bendolib.bots.bot import Bot
 from bendolib.engine import apply, new_game
@@ -511,16 +510,8 @@ def _record(data: dict[str, Any]) -> MatchRecord:
 
 def _save(path: str, result: LeagueResult) -> None:
     """Write ``result`` to ``path`` atomically (a temporary file renamed over it)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".league-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(result.to_json())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    text = result.to_json().encode("utf-8")
+    write_atomically(os.path.abspath(path), lambda out: out.write(text), prefix=".league-")
 
 
 def run_league(

@@ -45,18 +45,18 @@ import io
 import json
 import os
 import re
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 import attrs
 
 from bendolib import bots as bot_registry
 from bendolib import rules as rules_registry
+from bendolib._files import write_atomically
 from bendolib._rng import derive_seed
 from bendolib._rule_spec import rules_to_spec
 from bendolib.bots.baseline import GreedyBot, RandomBot
@@ -68,11 +68,20 @@ from bendolib.errors import BendolibError
 from bendolib.limits import MAX_DEPTH, nests_within, shown
 from bendolib.moves import DRAW, NEXT_ROUND, PASS, Move, Place
 from bendolib.observation import Observation
+from bendolib.playouts import MAX_MOVES
 from bendolib.rules.ruleset import RuleSet
 from bendolib.runner import SerialExecutor, process_pool, run_indexed, stop_pool
 from bendolib.state import GameState, Turn
 from bendolib.tiles import LEFT, RIGHT, STRAIGHT
-from bendolib.tournament import bot_name, match_bot_seed, match_seats, match_seed, play_match
+from bendolib.tournament import (
+    MatchTooLongError,
+    bot_name,
+    check_max_moves,
+    match_bot_seed,
+    match_seats,
+    match_seed,
+    play_match,
+)
 
 #: Games per shard file by default.
 SHARD_GAMES = 100
@@ -182,14 +191,19 @@ def _has_pyarrow() -> bool:
 
 
 def _play_games(
-    rules: RuleSet, bots: tuple[Bot, ...], seed: int, indices: tuple[int, ...]
+    rules: RuleSet, bots: tuple[Bot, ...], seed: int, max_moves: int, indices: tuple[int, ...]
 ) -> list[dict[str, Any]]:
     """The decisions of each game in ``indices``, as NumPy columns."""
-    return [_play_game(rules, bots, seed, index) for index in indices]
+    return [_play_game(rules, bots, seed, index, max_moves) for index in indices]
 
 
-def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> dict[str, Any]:
-    """The decisions of game ``index``, as NumPy columns."""
+def _play_game(
+    rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int, max_moves: int = MAX_MOVES
+) -> dict[str, Any]:
+    """
+    The decisions of game ``index``, as NumPy columns (:class:`MatchTooLongError` names
+    the game when it is still going after ``max_moves`` moves).
+    """
     np = _numpy()
     players = len(bots)
     actions = action_count(rules)
@@ -205,9 +219,17 @@ def _play_game(rules: RuleSet, bots: tuple[Bot, ...], seed: int, index: int) -> 
         rows.append((*turn, encode(obs), mask, action_index(move, rules, board), str(move)))
 
     deal = match_seed(seed, index, players)
-    result = play_match(
-        rules, [bots[e] for e in seats], deal, match_bot_seed(seed, index), on_decision=record
-    )
+    try:
+        result = play_match(
+            rules,
+            [bots[e] for e in seats],
+            deal,
+            match_bot_seed(seed, index),
+            on_decision=record,
+            max_moves=max_moves,
+        )
+    except MatchTooLongError as exc:
+        raise exc.in_match(index) from None
     final = result.final
     side_of = {s: i for i, side in enumerate(final.sides) for s in side}
     rewards = _round_rewards(rules, players, deal, result.moves)
@@ -273,7 +295,11 @@ def _batch_policies(bots: tuple[Bot, ...]) -> tuple[int, ...] | None:
 
 
 def _play_batch(
-    rules: RuleSet, policies: tuple[int, ...], seed: int, indices: tuple[int, ...]
+    rules: RuleSet,
+    policies: tuple[int, ...],
+    seed: int,
+    indices: tuple[int, ...],
+    max_moves: int = MAX_MOVES,
 ) -> dict[str, Any]:
     """
     The decisions of the games ``indices`` (increasing), played together in batched
@@ -292,6 +318,7 @@ def _play_batch(
         seeds=np.array([derive_seed(seed, i) for i in indices], dtype=np.uint64),
         episode="match",
         skip_forced=True,
+        max_moves=min(max_moves, 2**31 - 1),
     )
     seats = np.array([match_seats(i, players) for i in indices], dtype=np.int8)
     codes = np.array(policies, dtype=np.int8)[seats]
@@ -325,6 +352,10 @@ def _play_batch(
         # the games over stand still: they would play their next match
         games.step(actions, active=None if every else active)
         over = games.terminated[index]
+        cut = games.truncated[index]
+        if np.count_nonzero(cut):
+            k = int(np.flatnonzero(cut)[0])
+            _too_long(rules, games, indices, int(index[k]), int(rounds[k]), max_moves)
         ended = over | (games.obs[index, round_at] != rounds)
         if np.count_nonzero(ended):  # (faster than .any() on a small array)
             ends.append((index[ended], rounds[ended], games.rewards[index[ended]]))
@@ -368,6 +399,18 @@ def _play_batch(
         "final_score": final[game, where],
         "move_text": _action_texts(rules)[action],
     }
+
+
+def _too_long(
+    rules: RuleSet, games: Any, indices: tuple[int, ...], at: int, round_number: int, bound: int
+) -> None:
+    """
+    Raise :class:`MatchTooLongError` for the batch's game ``at``, cut at ``bound`` moves
+    in round ``round_number`` (its seeds: the game's seed stream in the batch).
+    """
+    stream = int(games.seeds[at])
+    scores = tuple(int(x) for x in games.final_scores[at])
+    raise MatchTooLongError(repr(rules), bound, stream, stream, round_number, scores, indices[at])
 
 
 class _Rows:
@@ -523,31 +566,21 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> bytes:
     return the bytes written; nothing is left behind if writing fails or is interrupted.
     The temporary file's name starts with ``.``: Parquet readers skip it.
     """
-    try:
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix="." + path.name + ".", suffix=".partial"
+    written: list[bytes] = []
+
+    def keep(stream: BinaryIO) -> None:
+        write(stream)
+        stream.flush()
+        stream.seek(0)
+        written.append(stream.read())
+
+    try:  # (not synced to disk: a shard lost to a power cut is played again on resume)
+        write_atomically(
+            str(path), keep, prefix="." + path.name + ".", suffix=".partial", durable=False
         )
     except OSError as exc:
-        raise SelfplayError(f"cannot write in {path.parent}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(handle, "w+b") as stream:
-            write(stream)
-            stream.flush()
-            stream.seek(0)
-            content = stream.read()
-        os.replace(temporary, path)
-    except OSError as exc:
-        _remove(temporary)
         raise SelfplayError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:  # Ctrl-C, a bug: no half-written file is left
-        _remove(temporary)
-        raise
-    return content
-
-
-def _remove(name: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(name)
+    return written[0]
 
 
 def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
@@ -1005,6 +1038,7 @@ def selfplay(
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
     batch: bool = False,
+    max_moves: int = MAX_MOVES,
 ) -> SelfplaySummary:
     """
     Play ``games`` matches between ``bots`` (one per seat, seats rotated as in a
@@ -1021,9 +1055,13 @@ def selfplay(
     ``batch=True`` plays the games in the kernel's batched games (see the module's
     docstring; every bot ``random`` or ``greedy``, a chain rule set the kernel plays),
     whole shards together (up to :data:`BATCH_GAMES` games) in the calling process
-    (``executor`` is not used).
+    (``executor`` is not used).  A match still going after ``max_moves`` moves (some
+    configured rules never end one) raises
+    :class:`~bendolib.tournament.MatchTooLongError` naming the game, once the shards
+    finished before it are written.
     """
     _numpy()
+    check_max_moves(max_moves)
     ruleset = rules_registry.get(rules) if isinstance(rules, str) else rules
     entrants = tuple(bot_registry.get(b) if isinstance(b, str) else b for b in bots)
     if len(entrants) not in ruleset.player_counts:
@@ -1117,7 +1155,7 @@ def selfplay(
             try:
                 for group in _groups(todo, BATCH_GAMES):
                     chunk = tuple(i for start, end in group for i in range(start, end))
-                    data = _play_batch(ruleset, policies, seed, chunk)
+                    data = _play_batch(ruleset, policies, seed, chunk, max_moves)
                     firsts = [start for start, _ in group] + [group[-1][1]]
                     bounds = _numpy().searchsorted(data["game"], firsts).tolist()
                     for k, (start, end) in enumerate(group):
@@ -1132,7 +1170,7 @@ def selfplay(
             return summary(False)
         own = executor is None
         pool: Executor = SerialExecutor()
-        task = partial(_play_games, ruleset, entrants, seed)
+        task = partial(_play_games, ruleset, entrants, seed, max_moves)
         indices = [i for start, end in todo for i in range(start, end)]
         try:
             pool = process_pool() if executor is None else executor
