@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "engine",
         "legal moves and apply (the compiled kernel's step functions too)",
-        ("_placing", "_kernel_abi", "_kernel", "engine"),
+        ("_placing", "_kernel_abi", "_kernel_tri_input", "_kernel_input", "_kernel", "engine"),
     ),
     (
         "records",
@@ -63,8 +63,6 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "_inference",
             "observation",
             "sampling",
-            "_kernel_tri_input",
-            "_kernel_input",
             "_playouts_reference",
             "playouts",
         ),

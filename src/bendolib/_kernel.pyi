@@ -44,6 +44,23 @@ def step_legal(state: Any, /) -> tuple[Any, ...] | None:
 def step_apply(state: Any, move: Any, listed_for: Any, moves: tuple[Any, ...], /) -> Any:
     """``apply(state, move)`` for a move ``legal_moves`` has just listed, else None."""
 
+def play(
+    spec: object,
+    state: object,
+    count: int,
+    policy: int,
+    seed: int,
+    until_match: bool,
+    record: bool,
+    first: tuple[int, ...] | None,
+    outcome: type[tuple[Any, ...]],
+    /,
+) -> Any:
+    """``run`` for a GameState (the seed modulo 2**64): a tuple, or NotImplemented."""
+
+def state_of(state: object, /) -> tuple[Any, ...] | None:
+    """A chain game's ``bendolib._kernel_input.state_tuple(state)`` built in C, or None."""
+
 def deal_deck(seed: int, round_number: int, attempt: int, count: int, /) -> tuple[int, ...]:
     """``SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count))``."""
 

@@ -7,7 +7,7 @@ from types import ModuleType
 
 #: The kernel's interface version (``ABI`` in ``_kernel.d/module.c``): a build with another one
 #: (say, an editable install not rebuilt after a pull) is not used.
-ABI = 3
+ABI = 4
 
 #: The fields of the parts that both kernels' readers (``_kernel_input`` for the chain
 #: games, ``_kernel_tri_input`` for the triangle games) know, written once: a part with

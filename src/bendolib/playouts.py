@@ -49,6 +49,7 @@ if _MISSING.startswith("BENDOLIB_PURE_PYTHON"):
 KERNEL = _kernel is not None
 
 _POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
+_MASK = 0xFFFFFFFFFFFFFFFF
 
 #: Compiled rule sets by (id of the rule set, players): the rule set (so that its id stays
 #: unique while memoised) and the compiled spec, or the reason it is not compiled.
@@ -125,6 +126,17 @@ def warn_fallback(rules: RuleSet, players: int, reason: str, stacklevel: int = 3
     )
 
 
+def _flat(state: GameState) -> tuple[Any, ...]:
+    """
+    ``state_tuple(state)``; NotForKernelError for a state it cannot read (values no check
+    let through: a float seed, a negative occupancy...), which the Python engine answers.
+    """
+    try:
+        return state_tuple(state)
+    except (TypeError, ValueError, OverflowError, AttributeError) as exc:
+        raise NotForKernelError(f"a state the kernel cannot read ({type(exc).__name__})") from None
+
+
 def playouts(
     state: GameState,
     count: int | None = None,
@@ -150,24 +162,27 @@ def playouts(
     """
     count = check_arguments(state, count, policy, seed, until, first)
     reason = _MISSING
-    if _kernel is not None:
-        spec, reason = _compiled(state.context.rules, state.context.players)
+    kernel = _kernel
+    if kernel is not None:
+        context = state.context
+        spec, reason = _compiled(context.rules, context.players)
         if spec is not None:
+            code = _POLICY_CODES[policy]
+            match = until == "match"
+            record = bool(record)
+            firsts = None if first is None else tuple(first)
             try:
-                return tuple(
-                    _kernel.run(
-                        spec,
-                        state_tuple(state),
-                        count,
-                        _POLICY_CODES[policy],
-                        seed & 0xFFFFFFFFFFFFFFFF,
-                        until == "match",
-                        bool(record),
-                        None if first is None else tuple(first),
-                        Outcome,
+                # the slots read in C (issue 24, point 3: no state tuple built in Python)
+                got = kernel.play(spec, state, count, code, seed, match, record, firsts, Outcome)
+                if got is NotImplemented:  # a triangle game, or a state play leaves to run
+                    flat = _flat(state)
+                    got = tuple(
+                        kernel.run(
+                            spec, flat, count, code, seed & _MASK, match, record, firsts, Outcome
+                        )
                     )
-                )
-            except (_kernel.UnsupportedError, NotForKernelError) as exc:
+                return got  # type: ignore[no-any-return]
+            except (kernel.UnsupportedError, NotForKernelError) as exc:
                 reason = str(exc)  # a position or an event the kernel leaves to the engine
     out = reference_playouts(
         state, count, policy=policy, seed=seed, until=until, record=record, first=first
@@ -210,7 +225,7 @@ def playouts_many(
                     tuple(
                         kernel.run(
                             spec,
-                            state_tuple(state),
+                            _flat(state),
                             count,
                             code,
                             (seed + j) & 0xFFFFFFFFFFFFFFFF,

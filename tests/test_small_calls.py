@@ -1,0 +1,225 @@
+"""
+Small calls cost little (issue 24, point 3): the compiled paths a search bot's calls take
+give exactly the Python engine's answers.
+
+* ``_kernel.deal``, :func:`bendolib.new_game`'s compiled first deal: the same state as
+  the Python engine's deal, for every registered rule set and player count;
+* ``_kernel.state_of``: the chain games' state tuple of
+  ``bendolib._kernel_input.state_tuple``, built from the slots, for dealt, played,
+  finished and loaded (position text) states; None for what it leaves to the Python
+  reader (subclasses, hostile values); ``play`` leaves the triangle games to ``run``;
+* ``_kernel.play``: ``run`` for a GameState, the same outcomes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import pytest
+
+import bendolib
+from bendolib import GameState, apply, engine, legal_moves, new_game, position_text
+from bendolib._kernel_abi import load_kernel
+from bendolib._kernel_input import state_tuple
+from bendolib._playouts_reference import Outcome
+from bendolib.geometry.board import Board, End
+from bendolib.geometry.triangles import TriangleGeometry
+from bendolib.playouts import _compiled, playouts, reference_playouts
+from bendolib.state import PLAYING
+
+kernel = load_kernel()
+pytestmark = pytest.mark.skipif(kernel is None, reason="the compiled kernel is not built")
+
+NAMES = bendolib.rules.names()
+CHAIN = [n for n in NAMES if type(bendolib.rules.get(n).geometry) is not TriangleGeometry]
+
+
+def _counts(name: str) -> tuple[int, ...]:
+    return bendolib.rules.get(name).player_counts
+
+
+def _states(name: str, players: int, games: int = 3) -> Iterator[GameState]:
+    """Dealt states, states a few moves in, the ends of rounds and of matches, loaded ones."""
+    rng = random.Random(f"{name}{players}")
+    for _ in range(games):
+        state = new_game(name, players, seed=rng.randrange(2**64))
+        yield state
+        for step in range(400):
+            moves = legal_moves(state)
+            if not moves:
+                break
+            state = apply(state, moves[rng.randrange(len(moves))])
+            if step % 7 == 3 or state.context.phase != PLAYING:
+                yield state
+                yield position_text.loads(position_text.dumps(state))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_deal_is_the_python_engines(name: str, monkeypatch: Any) -> None:
+    """Issue 24, point 3 ("dealing a round"): new_game deals the same round either way."""
+    rules = bendolib.rules.get(name)
+    seeds = [*range(40), 2**63, 2**64 - 1]
+    for players in _counts(name):
+        compiled = [new_game(rules, players, seed=s) for s in seeds]
+        monkeypatch.setattr(engine, "_deal_first", None)
+        python = [new_game(rules, players, seed=s) for s in seeds]
+        monkeypatch.undo()
+        assert compiled == python
+        for a, b in zip(compiled, python, strict=True):
+            assert (a.deck, a.hand_masks, a.context) == (b.deck, b.hand_masks, b.context)
+
+
+def test_the_compiled_deal_serves_the_chain_games() -> None:
+    """The path is taken (else the test above compares the Python engine with itself)."""
+    assert engine._deal_first is not None
+    for name in ("basic", "classic-draw", "draw-dominoes", "no-draw-teams"):
+        rules = bendolib.rules.get(name)
+        for players in _counts(name):
+            spec = engine._deal_spec(rules, players)
+            dealt = engine._deal_first(spec, rules, players, 5, engine._EMPTY)
+            assert dealt == engine._deal(rules, players, 5, 1, (0,) * players, ())
+
+
+def test_the_compiled_deal_leaves_what_it_lacks_to_the_engine() -> None:
+    """A spec for other players, a triangle game: None, and new_game deals in Python."""
+    basic = bendolib.rules.get("basic")
+    spec = engine._deal_spec(basic, 2)
+    assert engine._deal_first is not None
+    assert engine._deal_first(spec, basic, 3, 5, engine._EMPTY) is None
+    assert engine._deal_first(object(), basic, 2, 5, engine._EMPTY) is None
+    assert engine._deal_spec(bendolib.rules.get("triominoes"), 3) is None
+    assert new_game("triominoes", 3, seed=5).hand_masks
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_state_of_is_the_state_tuple(name: str) -> None:
+    """The state read from the slots is the tuple the Python reader builds."""
+    assert kernel is not None
+    rules = bendolib.rules.get(name)
+    for players in _counts(name):
+        spec, _ = _compiled(rules, players)
+        for state in _states(name, players, games=2):
+            if name in CHAIN:
+                assert kernel.state_of(state) == state_tuple(state)
+            else:  # the triangle games' tuple is built in Python: play leaves it to run
+                got = kernel.play(spec, state, 1, 0, 1, False, False, None, Outcome)
+                assert got is NotImplemented
+
+
+@pytest.mark.parametrize("name", CHAIN)
+def test_play_is_run(name: str) -> None:
+    """play(GameState) gives run(state tuple)'s outcomes, every move recorded."""
+    assert kernel is not None
+    for players in _counts(name):
+        spec, _ = _compiled(bendolib.rules.get(name), players)
+        for k, state in enumerate(_states(name, players, games=1)):
+            for until_match in (False, True):
+                seed = 2**64 + k  # play takes the seed modulo 2**64, as playouts does
+                args = (3, k % 3, seed & (2**64 - 1), until_match, True, None, Outcome)
+                try:
+                    want = tuple(kernel.run(spec, state_tuple(state), *args))
+                except kernel.UnsupportedError:
+                    with pytest.raises(kernel.UnsupportedError):
+                        kernel.play(spec, state, 3, k % 3, seed, until_match, True, None, Outcome)
+                    continue
+                got = kernel.play(spec, state, 3, k % 3, seed, until_match, True, None, Outcome)
+                assert got == want
+
+
+def _forced(state: GameState, **changes: Any) -> GameState:
+    """``state`` with slots set past every check (as a bug or an old pickle might)."""
+    context = {k: v for k, v in changes.items() if k in attrs.fields_dict(type(state.context))}
+    own = {k: v for k, v in changes.items() if k not in context}
+    if context:
+        own["context"] = attrs.evolve(state.context, **context)
+    return attrs.evolve(state, **own)
+
+
+class _Sub(GameState):
+    __slots__ = ()
+
+
+def _hostile(state: GameState) -> Iterator[GameState]:
+    board, end = state.board, state.board.ends[0]
+    evolve: Any = attrs.evolve  # values of the wrong types, on purpose
+    yield _forced(state, seed=-1)
+    yield _forced(state, seed=2**64)
+    yield _forced(state, seed=2**70 + 3)
+    yield _forced(state, seed=True)
+    yield _forced(state, seed=1.5)
+    yield _forced(state, hand_masks=list(state.hand_masks))
+    yield _forced(state, hand_masks=(*state.hand_masks[:-1], 2**64 + 1))
+    yield _forced(state, board=evolve(board, occupancy=-1))
+    yield _forced(state, board=evolve(board, occupancy=2**40000))
+    yield _forced(state, board=evolve(board, occupancy=1.0))
+    yield _forced(state, board=evolve(board, ends=[*board.ends]))
+    yield _forced(state, board=evolve(board, ends=(*board.ends, (1, 1, 1, 1))))
+    yield _forced(state, board=evolve(board, ends=(attrs.evolve(end, value=99),)))
+    yield _forced(state, board=evolve(board, ends=(attrs.evolve(end, cell=-2),)))
+    yield _forced(state, board=evolve(board, placements=list(board.placements)))
+    yield _forced(state, board=object())
+    yield _forced(state, results=[])
+    yield _forced(state, results=(object(),))
+    yield _forced(state, current_player=2**80)
+    yield _forced(state, deck=state.deck + (99,))
+    sub = object.__new__(_Sub)
+    for field in attrs.fields(GameState):
+        object.__setattr__(sub, field.name, getattr(state, field.name))
+    yield sub
+
+
+def _answer(call: Any, *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, or the type of the exception it raises."""
+    try:
+        return call(*args, **kwargs)
+    except Exception as exc:  # the answer is the exception's type
+        return type(exc)
+
+
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
+def test_hostile_states_get_the_python_readers_answer() -> None:
+    """
+    Values no check let through (issue 22's hardening): state_of builds nothing or the
+    Python reader's tuple, and playouts answers as the Python engine does (a state the
+    Python reader cannot read too: a float seed, a negative occupancy, no board).
+    """
+    assert kernel is not None
+    state = new_game("basic", 2, seed=4)
+    state = apply(state, legal_moves(state)[0])
+    state = apply(state, legal_moves(state)[0])
+    spec, _ = _compiled(state.rules, 2)
+    seen = 0
+    for bad in _hostile(state):
+        got = _answer(kernel.state_of, bad)
+        if got is not None:
+            assert got == _answer(state_tuple, bad)
+            seen += 1
+        ours = _answer(playouts, bad, 3, seed=9, record=True)
+        python = _answer(reference_playouts, bad, 3, seed=9, record=True)
+        assert ours not in (SystemError, OverflowError)
+        if ours != python:  # the kernel read a list as the engine never would: as before
+            assert isinstance(ours, tuple) and isinstance(python, type)
+            flat = state_tuple(bad)
+            assert ours == tuple(kernel.run(spec, flat, 3, 0, 9, False, True, None, Outcome))
+    assert seen  # some hostile values reach read_state, which refuses them
+
+
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
+def test_a_state_of_another_board_class_is_left_to_the_python_reader() -> None:
+    """A Board or End subclass: not the layout state_of reads."""
+    assert kernel is not None
+
+    @attrs.frozen
+    class MyEnd(End):
+        pass
+
+    state = new_game("basic", 2, seed=4)
+    state = apply(state, legal_moves(state)[0])
+    end = state.board.ends[0]
+    mine = MyEnd(end.value, end.free, end.cell, end.side, end.left, end.right)
+    bad = _forced(state, board=Board(state.board.placements, (mine,), state.board.occupancy))
+    assert kernel.state_of(bad) is None
+    assert playouts(bad, 2, seed=1) == reference_playouts(bad, 2, seed=1)
