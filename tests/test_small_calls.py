@@ -8,7 +8,9 @@ give exactly the Python engine's answers.
   ``bendolib._kernel_input.state_tuple``, built from the slots, for dealt, played,
   finished and loaded (position text) states; None for what it leaves to the Python
   reader (subclasses, hostile values); ``play`` leaves the triangle games to ``run``;
-* ``_kernel.play``: ``run`` for a GameState, the same outcomes.
+* ``_kernel.play``: ``run`` for a GameState, the same outcomes; its reader of the slots
+  reads the kernel state ``run`` reads from the tuple, byte for byte (``read_agrees``),
+  or leaves the state to the tuple path.
 """
 
 from __future__ import annotations
@@ -104,6 +106,8 @@ def test_state_of_is_the_state_tuple(name: str) -> None:
         for state in _states(name, players, games=2):
             if name in CHAIN:
                 assert kernel.state_of(state) == state_tuple(state)
+                # play reads the slots straight into the kernel's state: the same bytes
+                assert kernel.read_agrees(spec, state) is True
             else:  # the triangle games' tuple is built in Python: play leaves it to run
                 got = kernel.play(spec, state, 1, 0, 1, False, False, None, Outcome)
                 assert got is NotImplemented
@@ -197,6 +201,7 @@ def test_hostile_states_get_the_python_readers_answer() -> None:
         if got is not None:
             assert got == _answer(state_tuple, bad)
             seen += 1
+        assert kernel.read_agrees(spec, bad) in (None, True)
         ours = _answer(playouts, bad, 3, seed=9, record=True)
         python = _answer(reference_playouts, bad, 3, seed=9, record=True)
         assert ours not in (SystemError, OverflowError)
@@ -223,3 +228,65 @@ def test_a_state_of_another_board_class_is_left_to_the_python_reader() -> None:
     bad = _forced(state, board=Board(state.board.placements, (mine,), state.board.occupancy))
     assert kernel.state_of(bad) is None
     assert playouts(bad, 2, seed=1) == reference_playouts(bad, 2, seed=1)
+
+
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
+def test_the_slot_reader_leaves_every_refused_value_to_the_tuple_path() -> None:
+    """
+    Each value read_state refuses (issue 22's checks), set past the checks: the slot
+    reader reads nothing (None), and play answers as run does on the state tuple.
+    """
+    assert kernel is not None
+    state = new_game("basic", 2, seed=4)
+    state = apply(state, legal_moves(state)[0])
+    spec, _ = _compiled(state.rules, 2)
+    end = state.board.ends[0]
+    evolve: Any = attrs.evolve
+    bad_ends = [
+        evolve(end, value=99),
+        evolve(end, free=4),
+        evolve(end, cell=-1),
+        evolve(end, side=6),
+    ]
+    cases = [
+        {"players": 3},
+        {"round_number": -1},
+        {"round_number": 2**62 + 1},
+        {"deck": (*state.deck, 0)},
+        {"deck": (28, *state.deck[1:])},
+        {"stock_pos": len(state.deck) + 1},
+        {"hand_masks": (state.hand_masks[0], state.hand_masks[0])},
+        {"hand_masks": (state.hand_masks[0], 1 << 28)},
+        {"current_player": 2},
+        {"scores": (0,)},
+        {"scores": (0, 2**63)},
+        {"opening": 28},
+        {"drawn": 1 << 30},
+        {"drawn_count": 65},
+        {"direction": 0},
+        {"out": (0, 0)},
+        {"out": (0, 1, 0)},
+        {"play_points": (0, 0, 0)},
+        {"phase": 3},
+        {"hand_masks": (0, state.hand_masks[1]), "current_player": 0},
+        {"last_placer": 2},
+        {"match_winner": 2},
+        *({"board": evolve(state.board, ends=(e,))} for e in bad_ends),
+        {"board": evolve(state.board, ends=state.board.ends * 3)},
+        {"board": evolve(state.board, occupancy=1 << 6 * 10**5)},
+    ]
+    refused = 0
+    args = (2, 0, 5, False, True, None, Outcome)
+    for changes in cases:
+        bad = _forced(state, **changes)
+        want = _answer(lambda b=bad: tuple(kernel.run(spec, state_tuple(b), *args)))
+        if want is kernel.UnsupportedError:
+            assert kernel.read_agrees(spec, bad) is None, changes
+            refused += 1
+        else:  # (a deck listing a tile twice: no check of read_state refuses it)
+            assert kernel.read_agrees(spec, bad) in (None, True), changes
+        got = _answer(kernel.play, spec, bad, *args)
+        if got is NotImplemented:  # (an occupancy too large for state_of: state_tuple)
+            got = want
+        assert got == want, changes
+    assert refused >= len(cases) - 2

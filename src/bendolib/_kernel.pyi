@@ -58,6 +58,9 @@ def play(
 ) -> Any:
     """``run`` for a GameState (the seed modulo 2**64): a tuple, or NotImplemented."""
 
+def read_agrees(spec: object, state: object, /) -> bool | None:
+    """Whether ``play`` reads what ``run`` reads from ``state_tuple(state)`` (None: tuple path)."""
+
 def state_of(state: object, /) -> tuple[Any, ...] | None:
     """A chain game's ``bendolib._kernel_input.state_tuple(state)`` built in C, or None."""
 

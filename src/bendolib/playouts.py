@@ -160,14 +160,31 @@ def playouts(
     compiled kernel.  The kernel plays without holding the GIL, so playouts in several
     threads run in parallel.
     """
-    count = check_arguments(state, count, policy, seed, until, first)
+    if count is None and first is None:
+        count = 1
+    code = _POLICY_CODES.get(policy) if type(policy) is str else None
+    if (
+        code is None
+        or type(count) is not int
+        or count < 0
+        or type(seed) is not int
+        or type(state) is not GameState
+        or first is not None
+        or (until != "round" and until != "match")
+    ):  # (the common arguments skip the call: issue 24, point 3, a small call's cost)
+        count = check_arguments(state, count, policy, seed, until, first)
+        code = _POLICY_CODES[policy]
     reason = _MISSING
     kernel = _kernel
     if kernel is not None:
         context = state.context
-        spec, reason = _compiled(context.rules, context.players)
+        rules, players = context.rules, context.players
+        latest = _LATEST
+        if latest[0] is rules and latest[1] == players:
+            spec, reason = latest[2], latest[3]
+        else:
+            spec, reason = _compiled(rules, players)
         if spec is not None:
-            code = _POLICY_CODES[policy]
             match = until == "match"
             record = bool(record)
             firsts = None if first is None else tuple(first)
@@ -221,21 +238,15 @@ def playouts_many(
             spec, _ = _compiled(state.context.rules, state.context.players)
         if kernel is not None and spec is not None:
             try:
-                out.append(
-                    tuple(
+                got = kernel.play(spec, state, count, code, seed + j, match, False, None, Outcome)
+                if got is NotImplemented:  # a triangle game, or a state play leaves to run
+                    flat = _flat(state)
+                    got = tuple(
                         kernel.run(
-                            spec,
-                            _flat(state),
-                            count,
-                            code,
-                            (seed + j) & 0xFFFFFFFFFFFFFFFF,
-                            match,
-                            False,
-                            None,
-                            Outcome,
+                            spec, flat, count, code, (seed + j) & _MASK, match, False, None, Outcome
                         )
                     )
-                )
+                out.append(got)
                 continue
             except (kernel.UnsupportedError, NotForKernelError):
                 pass  # a position or an event the kernel leaves to the engine

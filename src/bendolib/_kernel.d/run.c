@@ -55,9 +55,15 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
      * call allocates what it uses (issue 24; no change in instructions counted, the
      * allocator reused the block) */
     Py_ssize_t chunk = count < CHUNK ? (count ? count : 1) : CHUNK;
-    KState *finals = PyMem_Malloc(chunk * sizeof(KState));
-    int *moves = PyMem_Malloc(chunk * sizeof(int));
-    size_t *starts = PyMem_Malloc(chunk * sizeof(size_t));
+    /* a call of a few playouts (a search's rollout) uses the stack: no allocation */
+    enum { FEW = 4 };
+    KState few_finals[FEW];
+    int few_moves[FEW];
+    size_t few_starts[FEW];
+    int few = chunk <= FEW;
+    KState *finals = few ? few_finals : PyMem_Malloc(chunk * sizeof(KState));
+    int *moves = few ? few_moves : PyMem_Malloc(chunk * sizeof(int));
+    size_t *starts = few ? few_starts : PyMem_Malloc(chunk * sizeof(size_t));
     int *choices = NULL;
     size_t used = 0, capacity = 0;
     if (!finals || !moves || !starts) {
@@ -133,16 +139,20 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
         if (PyErr_Occurred())
             goto fail;
     }
-    PyMem_Free(finals);
-    PyMem_Free(moves);
-    PyMem_Free(starts);
+    if (!few) {
+        PyMem_Free(finals);
+        PyMem_Free(moves);
+        PyMem_Free(starts);
+    }
     PyMem_Free(forced);
     PyMem_RawFree(choices);
     return results;
 fail:
-    PyMem_Free(finals);
-    PyMem_Free(moves);
-    PyMem_Free(starts);
+    if (!few) {
+        PyMem_Free(finals);
+        PyMem_Free(moves);
+        PyMem_Free(starts);
+    }
     PyMem_Free(forced);
     PyMem_RawFree(choices);
     Py_XDECREF(results);

@@ -12,52 +12,55 @@
  * every value as before: a hostile state is refused exactly as it was.
  */
 
-/* the occupancy int as state_tuple's bytes (little-endian, (bit_length + 7) // 8 bytes);
- * NULL with no error set when it is not a non-negative int of a sane size */
-static PyObject *occupancy_bytes(PyObject *occ) {
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h> /* (3.10: ob_digit, for slot_long) */
+#endif
+
+/* the occupancy int's little-endian bytes, (bit_length + 7) // 8 of them, into buffer:
+ * their number, or -1 (no error set) when it is not a non-negative exact int of at most
+ * max bytes */
+static Py_ssize_t occupancy_raw(PyObject *occ, unsigned char *buffer, Py_ssize_t max) {
     if (!PyLong_CheckExact(occ))
-        return NULL;
-    int sign = PyObject_RichCompareBool(occ, s_zero, Py_LT);
-    if (sign) {
-        if (sign < 0)
-            PyErr_Clear();
-        return NULL;
-    }
-    enum { MAXBYTES = 4096 };
-    unsigned char buffer[MAXBYTES];
+        return -1;
 #if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(occ, NULL, 0,
-                                           Py_ASNATIVEBYTES_LITTLE_ENDIAN |
-                                               Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    int flags = Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                Py_ASNATIVEBYTES_REJECT_NEGATIVE;
+    Py_ssize_t need = PyLong_AsNativeBytes(occ, buffer, max, flags);
     if (need < 0) {
         PyErr_Clear();
-        return NULL;
+        return -1;
     }
-    if (need > MAXBYTES)
-        return NULL;
-    if (PyLong_AsNativeBytes(occ, buffer, need,
-                             Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER) < 0) {
-        PyErr_Clear();
-        return NULL;
-    }
-    /* the native size may round up: keep (bit_length + 7) // 8 bytes */
-    while (need > 0 && buffer[need - 1] == 0)
+    if (need > max)
+        return -1;
+    while (need > 0 && buffer[need - 1] == 0) /* the native size may round up */
         need--;
 #else
+    if (_PyLong_Sign(occ) < 0)
+        return -1;
     size_t bits = _PyLong_NumBits(occ);
     if (bits == (size_t)-1) {
         PyErr_Clear();
-        return NULL;
+        return -1;
     }
     Py_ssize_t need = (Py_ssize_t)((bits + 7) / 8);
-    if (need > MAXBYTES)
-        return NULL;
+    if (need > max)
+        return -1;
     if (need && _PyLong_AsByteArray((PyLongObject *)occ, buffer, (size_t)need, 1, 0) < 0) {
         PyErr_Clear();
-        return NULL;
+        return -1;
     }
 #endif
-    return PyBytes_FromStringAndSize((const char *)buffer, need);
+    return need;
+}
+
+enum { OCC_BYTES = 4096 }; /* an occupancy beyond: the Python state_tuple reads it */
+
+/* the occupancy int as state_tuple's bytes; NULL with no error set when occupancy_raw
+ * refuses it */
+static PyObject *occupancy_bytes(PyObject *occ) {
+    unsigned char buffer[OCC_BYTES];
+    Py_ssize_t n = occupancy_raw(occ, buffer, OCC_BYTES);
+    return n < 0 ? NULL : PyBytes_FromStringAndSize((const char *)buffer, n);
 }
 
 /* state_tuple(state) built from the slots: a new tuple, NULL with no error set when
@@ -157,6 +160,234 @@ static PyObject *k_state_of(PyObject *self, PyObject *state) {
     return out;
 }
 
+/* -- reading the slots straight into a KState ------------------------------------------ */
+
+/* an exact int (or a bool, as read_state's PyLong_Check takes it) of a long, in lo..hi;
+ * the ints of one digit (every value of a state but the masks and big scores) are read
+ * inline, as Cython does (issue 24: 40% of the reading was PyLong_AsLongAndOverflow) */
+static inline int slot_long(PyObject *v, long lo, long hi, long *out) {
+    if (PyLong_CheckExact(v)) {
+#if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
+            *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+            return *out < lo || *out > hi ? -1 : 0;
+        }
+#else
+        Py_ssize_t size = Py_SIZE(v);
+        if (size >= -1 && size <= 1) {
+            *out = size * (long)((PyLongObject *)v)->ob_digit[0];
+            return *out < lo || *out > hi ? -1 : 0;
+        }
+#endif
+    }
+    if (PyBool_Check(v))
+        *out = v == Py_True;
+    else if (as_long(v, out))
+        return -1;
+    return *out < lo || *out > hi ? -1 : 0;
+}
+
+/* an exact tuple of n ints of 64 bits (scores, points) */
+static int slot_ints(PyObject *t, int n, int64_t *out) {
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        long v;
+        if (slot_long(PyTuple_GET_ITEM(t, i), LONG_MIN, LONG_MAX, &v))
+            return -1;
+        out[i] = v;
+    }
+    return 0;
+}
+
+/* an exact tuple of at most MAXP seats in 0..players-1 */
+static int slot_seats(PyObject *t, int players, int8_t *out, int *n) {
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) > MAXP)
+        return -1;
+    *n = (int)PyTuple_GET_SIZE(t);
+    for (int k = 0; k < *n; k++) {
+        long v;
+        if (slot_long(PyTuple_GET_ITEM(t, k), 0, players - 1, &v))
+            return -1;
+        out[k] = (int8_t)v;
+    }
+    return 0;
+}
+
+/* the occupancy int's set bits, in increasing order, into st as read_state's occupy()
+ * calls put them: the bits of one cell are consecutive and the cells come in increasing
+ * spiral order, so each cell is the last one added or a new one (no search) */
+static int slot_occupancy(PyObject *occ, KState *st) {
+    unsigned char bytes[OCC_BYTES];
+    Py_ssize_t n;
+    uint64_t small;
+    if (!as_mask(occ, &small)) {
+        for (n = 0; n < 8; n++)
+            bytes[n] = (unsigned char)(small >> (8 * n));
+    } else if ((n = occupancy_raw(occ, bytes, OCC_BYTES)) < 0) {
+        return -1;
+    }
+    long last = -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        for (unsigned bits = bytes[k]; bits; bits &= bits - 1) {
+            long position = (long)k * 8 + __builtin_ctz(bits), index = position / 6;
+            if (index >= spiral_cells)
+                return -1;
+            uint8_t corner = (uint8_t)(1u << (position % 6));
+            if (index == last) {
+                st->occ_mask[st->nocc - 1] |= corner;
+                continue;
+            }
+            if (st->nocc >= MAXOCC)
+                return -1;
+            uint16_t cell = spiral[index];
+            st->occ_cell[st->nocc] = cell;
+            st->occ_mask[st->nocc++] = corner;
+            st->occ_bloom |= (uint64_t)1 << OCC_HASH(cell);
+            last = index;
+        }
+    return 0;
+}
+
+/* read_state(sp, state_tuple(state), st) read from the slots: 0 when read (the same
+ * KState, byte for byte), 1 when not (anything read_state would refuse or that is not of
+ * the exact classes and types: the caller takes the tuple path, which answers as before);
+ * every check of read_state is made here, in its order */
+static int read_slots(const Spec *sp, PyObject *state, KState *st) {
+    memset(st, 0, sizeof *st);
+    if (!step_ready || !complete(state, &L_state))
+        return 1;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    PyObject *board = FIELD(state, L_state, S_BOARD);
+    if (!complete(context, &L_context) || !complete(board, &L_board))
+        return 1;
+#define CF(i) FIELD(context, L_context, i)
+#define SF(i) FIELD(state, L_state, i)
+    long v;
+    if (as_long(CF(C_PLAYERS), &v) || v != sp->players)
+        return 1;
+    PyObject *seed = CF(C_SEED);
+    if (!PyLong_CheckExact(seed))
+        return 1;
+    st->seed = PyLong_AsUnsignedLongLong(seed);
+    if (st->seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (slot_long(CF(C_ROUND), 0, LONG_MAX, &v) || v > ((int64_t)1 << 62))
+        return 1;
+    st->round_number = v;
+    PyObject *deck = CF(C_DECK);
+    if (!PyTuple_CheckExact(deck) || PyTuple_GET_SIZE(deck) > MAXT)
+        return 1;
+    st->ndeck = (int)PyTuple_GET_SIZE(deck);
+    for (int i = 0; i < st->ndeck; i++) {
+        if (slot_long(PyTuple_GET_ITEM(deck, i), 0, sp->n - 1, &v))
+            return 1;
+        st->deck[i] = (int8_t)v;
+    }
+    if (slot_long(SF(S_STOCK), 0, st->ndeck, &v))
+        return 1;
+    st->stock_pos = (int)v;
+    PyObject *hands = SF(S_HANDS);
+    if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != sp->players)
+        return 1;
+    mask_t held = 0;
+    for (int s = 0; s < sp->players; s++) {
+        if (as_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s]) || (st->hands[s] & ~sp->full) ||
+            (st->hands[s] & held))
+            return 1;
+        held |= st->hands[s];
+    }
+    if (slot_long(SF(S_PLAYER), 0, sp->players - 1, &v))
+        return 1;
+    st->current = (int)v;
+    if (slot_ints(CF(C_SCORES), sp->players, st->scores))
+        return 1;
+    if (slot_long(CF(C_OPENING), -1, sp->n - 1, &v))
+        return 1;
+    st->opening = (int)v;
+    if (as_mask(SF(S_DRAWN), &st->drawn) || (st->drawn & ~sp->full))
+        return 1;
+    if (slot_long(SF(S_DCOUNT), 0, MAXT, &v) || (sp->max_per_turn && v > sp->max_per_turn))
+        return 1;
+    st->drawn_count = (int)v;
+    if (slot_long(CF(C_DIRECTION), -1, 1, &v) || v == 0)
+        return 1;
+    st->direction = (int)v;
+    PyObject *out = CF(C_OUT);
+    if (!PyTuple_CheckExact(out) || PyTuple_GET_SIZE(out) > sp->players)
+        return 1;
+    st->nout = (int)PyTuple_GET_SIZE(out);
+    for (int k = 0; k < st->nout; k++) {
+        if (slot_long(PyTuple_GET_ITEM(out, k), 0, sp->players - 1, &v))
+            return 1;
+        for (int j = 0; j < k; j++)
+            if (st->out[j] == v)
+                return 1;
+        st->out[k] = (int8_t)v;
+    }
+    if (slot_ints(CF(C_PLAYPOINTS), sp->players, st->play_points))
+        return 1;
+    if (slot_long(CF(C_PHASE), PLAYING, GAME_OVER, &v))
+        return 1;
+    st->phase = (int)v;
+    if (st->phase == PLAYING && !st->hands[st->current])
+        return 1;
+    if (slot_long(SF(S_LAST), -1, sp->players - 1, &v))
+        return 1;
+    st->last_placer = (int)v;
+    if (slot_long(CF(C_WINNER), -1, sp->nsides - 1, &v))
+        return 1;
+    st->match_winner = (int)v;
+    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS), *ends = FIELD(board, L_board, B_ENDS);
+    if (!PyTuple_CheckExact(placements) || PyTuple_GET_SIZE(placements) > INT_MAX ||
+        !PyTuple_CheckExact(ends) || PyTuple_GET_SIZE(ends) > MAXE)
+        return 1;
+    st->nplaced = (int)PyTuple_GET_SIZE(placements);
+    st->nends = (int)PyTuple_GET_SIZE(ends);
+    for (int e = 0; e < st->nends; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        long value, free, cell, side;
+        if (!complete(end, &L_end) ||
+            slot_long(FIELD(end, L_end, E_VALUE), -FACE0, NFACE - FACE0 - 1, &value) ||
+            slot_long(FIELD(end, L_end, E_FREE), 0, 3, &free) ||
+            slot_long(FIELD(end, L_end, E_CELL), LONG_MIN, LONG_MAX, &cell) ||
+            slot_long(FIELD(end, L_end, E_SIDE), INT8_MIN, INT8_MAX, &side))
+            return 1; /* (a side beyond int8: the tuple path, which reads it as before) */
+        st->ends[e].value = (int8_t)value;
+        st->ends[e].free = (uint8_t)free;
+        st->ends[e].side = (int8_t)side;
+        if (sp->bends) {
+            if (cell < 0 || cell >= spiral_cells || side < 0 || side > 5)
+                return 1;
+            st->ends[e].cell = spiral[cell];
+        }
+    }
+    if (slot_occupancy(FIELD(board, L_board, B_OCC), st))
+        return 1;
+    PyObject *results = CF(C_RESULTS);
+    if (!PyTuple_CheckExact(results))
+        return 1;
+    if (PyTuple_GET_SIZE(results)) {
+        PyObject *last = PyTuple_GET_ITEM(results, PyTuple_GET_SIZE(results) - 1);
+        if (!complete(last, &L_result))
+            return 1;
+        st->has_result = 1;
+        if (slot_long(FIELD(last, L_result, 1), INT_MIN, INT_MAX, &v))
+            return 1;
+        st->r_blocked = (int)v;
+        if (slot_seats(FIELD(last, L_result, 2), sp->players, st->r_order, &st->r_nout) ||
+            slot_seats(FIELD(last, L_result, 5), sp->players, st->r_winners, &st->r_nwinners) ||
+            slot_ints(FIELD(last, L_result, 3), sp->players, st->r_hand) ||
+            slot_ints(FIELD(last, L_result, 4), sp->players, st->r_points))
+            return 1;
+    }
+#undef CF
+#undef SF
+    return 0;
+}
+
 /* play(spec, state, count, policy, seed, until_match, record, first, outcome_class): run
  * for a GameState (the seed taken modulo 2**64), the outcomes as a tuple; NotImplemented
  * when the state is not for state_of or the spec is a triangle game's (the caller then
@@ -196,17 +427,20 @@ static PyObject *k_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int until_match = PyObject_IsTrue(args[5]), record = PyObject_IsTrue(args[6]);
     if (until_match < 0 || record < 0)
         return NULL;
-    PyObject *flat = state_of(args[1]);
-    if (!flat) {
-        if (PyErr_Occurred())
-            return NULL;
-        Py_RETURN_NOTIMPLEMENTED;
-    }
     KState root;
-    int err = read_state(sp, flat, &root);
-    Py_DECREF(flat);
-    if (err)
-        return NULL;
+    if (read_slots(sp, args[1], &root)) {
+        /* not read from the slots: the state tuple (built here, or in Python) */
+        PyObject *flat = state_of(args[1]);
+        if (!flat) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        int err = read_state(sp, flat, &root);
+        Py_DECREF(flat);
+        if (err)
+            return NULL;
+    }
     return run_from(sp, &root, count, (int)policy, seed, until_match, record, first, cls, 1);
 }
 
@@ -292,8 +526,42 @@ done:
     return state;
 }
 
+/* read_agrees(spec, state): None when read_slots leaves the state to the tuple path, else
+ * whether it read the KState read_state reads from the state tuple, byte for byte (a
+ * test's check of read_slots) */
+static PyObject *k_read_agrees(PyObject *self, PyObject *args) {
+    PyObject *capsule, *state;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &state))
+        return NULL;
+    Spec *sp = get_spec(capsule);
+    if (!sp)
+        return NULL;
+    KState *a = PyMem_Calloc(2, sizeof(KState));
+    if (!a)
+        return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (read_slots(sp, state, &a[0])) {
+        out = Py_None;
+        Py_INCREF(out);
+    } else {
+        PyObject *flat = state_of(state);
+        if (flat) {
+            if (!read_state(sp, flat, &a[1]))
+                out = PyBool_FromLong(!memcmp(&a[0], &a[1], sizeof(KState)));
+            Py_DECREF(flat);
+        } else if (!PyErr_Occurred()) {
+            out = Py_False; /* read from the slots, not by the tuple path */
+            Py_INCREF(out);
+        }
+    }
+    PyMem_Free(a);
+    return out;
+}
+
 #define STATE_OBJ_METHODS                                                                  \
     {"state_of", k_state_of, METH_O, "state_of(state) -> the state tuple, or None"},       \
+    {"read_agrees", k_read_agrees, METH_VARARGS,                                           \
+     "read_agrees(spec, state) -> None, or whether both readers read the same state"},    \
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,                           \
      "play(spec, state, count, policy, seed, until_match, record, first, outcome) -> "     \
      "outcomes, or NotImplemented"},                                                     \
