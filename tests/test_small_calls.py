@@ -248,7 +248,7 @@ def test_the_slot_reader_leaves_every_refused_value_to_the_tuple_path() -> None:
         evolve(end, cell=-1),
         evolve(end, side=6),
     ]
-    cases = [
+    cases: list[dict[str, Any]] = [
         {"players": 3},
         {"round_number": -1},
         {"round_number": 2**62 + 1},
