@@ -8,6 +8,8 @@ give exactly the Python engine's answers.
   ``bendolib._kernel_input.state_tuple``, built from the slots, for dealt, played,
   finished and loaded (position text) states; None for what it leaves to the Python
   reader (subclasses, hostile values); ``play`` leaves the triangle games to ``run``;
+* ``_kernel.quick``: :func:`bendolib.playouts.playouts` in one C call for the common
+  arguments, ``run``'s outcomes, NotImplemented for anything else;
 * ``_kernel.play``: ``run`` for a GameState, the same outcomes; its reader of the slots
   reads the kernel state ``run`` reads from the tuple, byte for byte (``read_agrees``),
   or leaves the state to the tuple path.
@@ -26,10 +28,10 @@ import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game, position_text
 from bendolib._kernel_abi import load_kernel
 from bendolib._kernel_input import state_tuple
-from bendolib._playouts_reference import Outcome
+from bendolib._playouts_reference import POLICIES, UNTIL, Outcome
 from bendolib.geometry.board import Board, End
 from bendolib.geometry.triangles import TriangleGeometry
-from bendolib.playouts import _compiled, playouts, reference_playouts
+from bendolib.playouts import PlayoutError, _compiled, playouts, reference_playouts
 from bendolib.state import PLAYING
 
 kernel = load_kernel()
@@ -290,3 +292,82 @@ def test_the_slot_reader_leaves_every_refused_value_to_the_tuple_path() -> None:
             got = want
         assert got == want, changes
     assert refused >= len(cases) - 2
+
+
+@pytest.mark.parametrize("name", ["basic", "classic-draw", "all-five", "bendo-all-in-teams"])
+def test_quick_is_run(name: str) -> None:
+    """playouts' one-call path (_kernel.quick) plays what run plays on the state tuple."""
+    assert kernel is not None
+    rules = bendolib.rules.get(name)
+    for players in _counts(name):
+        spec, _ = _compiled(rules, players)  # (quick serves the latest compiled rule set)
+        for k, state in enumerate(_states(name, players, games=1)):
+            policy, until = POLICIES[k % 3], UNTIL[k % 2]
+            count = (None, 0, 2)[k % 3]
+            try:
+                want = tuple(
+                    kernel.run(
+                        spec,
+                        state_tuple(state),
+                        1 if count is None else count,
+                        k % 3,
+                        k,
+                        until == "match",
+                        k % 2 == 0,
+                        None,
+                        Outcome,
+                    )
+                )
+            except kernel.UnsupportedError:
+                want = None
+            got = _answer(kernel.quick, state, count, policy, k, until, k % 2 == 0)
+            if got is NotImplemented:  # a loaded state: an equal rule set, not the same
+                assert state.context.rules is not rules
+            elif want is None:
+                assert got is kernel.UnsupportedError
+            else:
+                assert got == want
+
+
+def test_quick_leaves_other_arguments_to_playouts() -> None:
+    """Any argument not of the exact common types: NotImplemented, and playouts checks it."""
+    assert kernel is not None
+
+    class Text(str):
+        pass
+
+    state = new_game("basic", 2, seed=3)
+    _compiled(state.rules, 2)
+    common = {"count": 1, "policy": "random", "seed": 1, "until": "round", "record": False}
+    assert isinstance(kernel.quick(state, *common.values()), tuple)
+    for key, value in [
+        ("count", True),
+        ("count", -1),
+        ("count", 2**70),
+        ("count", 1.0),
+        ("policy", "nope"),
+        ("policy", Text("random")),
+        ("policy", ["random"]),
+        ("until", "Round"),
+        ("record", 1),
+        ("seed", 1.0),
+        ("seed", True),
+    ]:
+        args = {**common, key: value}
+        assert kernel.quick(state, *args.values()) is NotImplemented, (key, value)
+    other = new_game("classic-draw", 2, seed=3)  # not the rule set quick serves
+    assert kernel.quick(other, *common.values()) is NotImplemented
+    assert kernel.quick(object(), *common.values()) is NotImplemented
+    with pytest.raises(PlayoutError):
+        playouts(state, -1)
+    with pytest.raises(TypeError):
+        playouts(state, True)
+
+
+def test_playouts_of_alternating_rule_sets() -> None:
+    """The rule set quick serves follows the calls: each state plays its own rules."""
+    states = [
+        new_game(name, 2, seed=8) for name in ("basic", "classic-block", "basic", "first-out")
+    ]
+    for state in states * 2:
+        assert playouts(state, 3, seed=2) == reference_playouts(state, 3, seed=2)

@@ -58,6 +58,16 @@ def play(
 ) -> Any:
     """``run`` for a GameState (the seed modulo 2**64): a tuple, or NotImplemented."""
 
+def quick_set(
+    rules: object, players: int, spec: object, policies: tuple[str, ...], outcome: type, /
+) -> None:
+    """The rule set and player count ``quick`` serves (a chain game's spec; else none)."""
+
+def quick(
+    state: object, count: object, policy: object, seed: object, until: object, record: object, /
+) -> Any:
+    """``playouts(state, count, ...)`` for common arguments, or NotImplemented."""
+
 def read_agrees(spec: object, state: object, /) -> bool | None:
     """Whether ``play`` reads what ``run`` reads from ``state_tuple(state)`` (None: tuple path)."""
 

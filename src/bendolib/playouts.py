@@ -86,6 +86,8 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
         found = (rules, spec, reason)
         _SPECS[key] = found
     _LATEST[:] = [rules, players, found[1], found[2]]
+    if _kernel is not None:  # the rule set _kernel.quick serves (a chain game's)
+        _kernel.quick_set(rules, players, found[1], POLICIES, Outcome)
     return found[1], found[2]
 
 
@@ -160,6 +162,16 @@ def playouts(
     compiled kernel.  The kernel plays without holding the GIL, so playouts in several
     threads run in parallel.
     """
+    kernel = _kernel
+    if first is None and kernel is not None:
+        # the common call in one C call: the arguments and the state checked there, the
+        # rule set the latest compiled (issue 24, point 3: a small call's cost)
+        try:
+            got = kernel.quick(state, count, policy, seed, until, record)
+        except kernel.UnsupportedError:
+            got = NotImplemented  # an event the kernel leaves to the engine: see below
+        if got is not NotImplemented:
+            return got  # type: ignore[no-any-return]
     if count is None and first is None:
         count = 1
     code = _POLICY_CODES.get(policy) if type(policy) is str else None
@@ -175,7 +187,6 @@ def playouts(
         count = check_arguments(state, count, policy, seed, until, first)
         code = _POLICY_CODES[policy]
     reason = _MISSING
-    kernel = _kernel
     if kernel is not None:
         context = state.context
         rules, players = context.rules, context.players
@@ -235,6 +246,13 @@ def playouts_many(
     for j, state in enumerate(states):
         spec = None
         if kernel is not None:
+            try:  # the common case in one C call, as in playouts
+                got = kernel.quick(state, count, policy, seed + j, until, False)
+            except kernel.UnsupportedError:
+                got = NotImplemented
+            if got is not NotImplemented:
+                out.append(got)
+                continue
             spec, _ = _compiled(state.context.rules, state.context.players)
         if kernel is not None and spec is not None:
             try:

@@ -165,7 +165,14 @@ static PyObject *k_state_of(PyObject *self, PyObject *state) {
 /* an exact int (or a bool, as read_state's PyLong_Check takes it) of a long, in lo..hi;
  * the ints of one digit (every value of a state but the masks and big scores) are read
  * inline, as Cython does (issue 24: 40% of the reading was PyLong_AsLongAndOverflow) */
-static inline int slot_long(PyObject *v, long lo, long hi, long *out) {
+#if defined(__GNUC__)
+#define SLOT_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define SLOT_INLINE __forceinline
+#else
+#define SLOT_INLINE inline
+#endif
+static SLOT_INLINE int slot_long(PyObject *v, long lo, long hi, long *out) {
     if (PyLong_CheckExact(v)) {
 #if PY_VERSION_HEX >= 0x030C0000
         if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
@@ -526,6 +533,101 @@ done:
     return state;
 }
 
+/* -- playouts(state, count) in one C call (issue 24, point 3) ---------------------------- */
+
+/* the latest rule set playouts compiled (bendolib.playouts._compiled): quick serves its
+ * states; strong references, replaced by quick_set */
+static PyObject *q_rules = NULL, *q_spec = NULL, *q_policies = NULL, *q_outcome = NULL;
+static long q_players = -1;
+
+/* quick_set(rules, players, spec, policies, outcome_class): the rule set quick serves
+ * (spec None, or a triangle game's: none) */
+static PyObject *k_quick_set(PyObject *self, PyObject *args) {
+    PyObject *rules, *spec, *policies, *cls;
+    long players;
+    if (!PyArg_ParseTuple(args, "OlOO!O", &rules, &players, &spec, &PyTuple_Type, &policies, &cls))
+        return NULL;
+    int chain = PyCapsule_IsValid(spec, "bendolib._kernel.Spec");
+    if (chain && (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type))) {
+        PyErr_SetString(PyExc_TypeError, "kernel: the outcome class must be a tuple subclass");
+        return NULL;
+    }
+    Py_CLEAR(q_rules);
+    Py_CLEAR(q_spec);
+    Py_CLEAR(q_policies);
+    Py_CLEAR(q_outcome);
+    q_players = -1;
+    if (chain) {
+        Py_INCREF(rules);
+        Py_INCREF(spec);
+        Py_INCREF(policies);
+        Py_INCREF(cls);
+        q_rules = rules;
+        q_spec = spec;
+        q_policies = policies;
+        q_outcome = cls;
+        q_players = players;
+    }
+    Py_RETURN_NONE;
+}
+
+/* an exact str equal to ``text`` (an interned literal: mostly the same object) */
+static inline int same_text(PyObject *v, PyObject *text) {
+    return v == text || (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, text) == 0);
+}
+
+/* quick(state, count, policy, seed, until, record): bendolib.playouts.playouts(state,
+ * count, policy=..., seed=..., until=..., record=...) for the rule set of quick_set and
+ * arguments of the exact common types (count None or an int >= 0, policy and until known
+ * strs, seed an int, record a bool) and a state read_slots reads; NotImplemented for
+ * anything else (playouts then checks and plays as before); UnsupportedError as run */
+static PyObject *k_quick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "quick takes 6 arguments");
+        return NULL;
+    }
+    PyObject *state = args[0], *count_obj = args[1], *policy = args[2], *seed_obj = args[3];
+    PyObject *until = args[4], *record = args[5];
+    if (!q_spec || !step_ready || !complete(state, &L_state))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    long players, count = 1, code = -1;
+    if (!complete(context, &L_context) || FIELD(context, L_context, C_RULES) != q_rules ||
+        as_long(FIELD(context, L_context, C_PLAYERS), &players) || players != q_players ||
+        (count_obj != Py_None && (as_long(count_obj, &count) || count < 0)) ||
+        !PyLong_CheckExact(seed_obj) || (record != Py_True && record != Py_False))
+        Py_RETURN_NOTIMPLEMENTED;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(q_policies) && code < 0; k++)
+        if (same_text(policy, PyTuple_GET_ITEM(q_policies, k)))
+            code = (long)k;
+    static PyObject *round_text = NULL, *match_text = NULL;
+    if (!round_text && (!(round_text = PyUnicode_InternFromString("round")) ||
+                        !(match_text = PyUnicode_InternFromString("match"))))
+        return NULL;
+    int until_match = same_text(until, match_text);
+    if (code < 0 || (!until_match && !same_text(until, round_text)))
+        Py_RETURN_NOTIMPLEMENTED;
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    PyObject *spec = q_spec, *cls = q_outcome; /* held: another thread may quick_set */
+    Py_INCREF(spec);
+    Py_INCREF(cls);
+    KState root;
+    PyObject *out;
+    const Spec *sp = get_spec(spec);
+    if (!sp)
+        out = NULL;
+    else if (read_slots(sp, state, &root))
+        out = Py_NewRef(Py_NotImplemented);
+    else
+        out = run_from(sp, &root, count, (int)code, seed, until_match, record == Py_True, Py_None,
+                       cls, 1);
+    Py_DECREF(spec);
+    Py_DECREF(cls);
+    return out;
+}
+
 /* read_agrees(spec, state): None when read_slots leaves the state to the tuple path, else
  * whether it read the KState read_state reads from the state tuple, byte for byte (a
  * test's check of read_slots) */
@@ -560,6 +662,10 @@ static PyObject *k_read_agrees(PyObject *self, PyObject *args) {
 
 #define STATE_OBJ_METHODS                                                                  \
     {"state_of", k_state_of, METH_O, "state_of(state) -> the state tuple, or None"},       \
+    {"quick_set", k_quick_set, METH_VARARGS,                                               \
+     "quick_set(rules, players, spec, policies, outcome): the rule set quick serves"},     \
+    {"quick", (PyCFunction)(void (*)(void))k_quick, METH_FASTCALL,                         \
+     "quick(state, count, policy, seed, until, record) -> playouts(...), or NotImplemented"}, \
     {"read_agrees", k_read_agrees, METH_VARARGS,                                           \
      "read_agrees(spec, state) -> None, or whether both readers read the same state"},    \
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,                           \
