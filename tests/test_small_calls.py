@@ -69,6 +69,7 @@ def test_the_compiled_deal_is_the_python_engines(name: str, monkeypatch: Any) ->
     for players in _counts(name):
         compiled = [new_game(rules, players, seed=s) for s in seeds]
         monkeypatch.setattr(engine, "_deal_first", None)
+        monkeypatch.setattr(engine, "_deal_quick", None)
         python = [new_game(rules, players, seed=s) for s in seeds]
         monkeypatch.undo()
         assert compiled == python
@@ -85,6 +86,21 @@ def test_the_compiled_deal_serves_the_chain_games() -> None:
             spec = engine._deal_spec(rules, players)
             dealt = engine._deal_first(spec, rules, players, 5, engine._EMPTY)
             assert dealt == engine._deal(rules, players, 5, 1, (0,) * players, ())
+
+
+def test_the_one_call_deal_takes_only_what_new_game_checked() -> None:
+    """deal_quick: the latest rule set and player count dealt, exact ints; else None."""
+    assert engine._deal_quick is not None
+    basic = bendolib.rules.get("basic")
+    assert new_game(basic, 3, seed=1) == engine._deal(basic, 3, 1, 1, (0,) * 3, ())
+    assert engine._deal_quick(basic, 3, 7) == engine._deal(basic, 3, 7, 1, (0,) * 3, ())
+    for players, seed in [(2, 7), (3.0, 7), (True, 7), (3, True), (3, -1), (3, 2**64), (3, None)]:
+        assert engine._deal_quick(basic, players, seed) is None
+    assert engine._deal_quick("basic", 3, 7) is None
+    with pytest.raises(TypeError):
+        new_game(basic, 3, seed=True)
+    with pytest.raises(bendolib.errors.ArgumentError):
+        new_game(basic, 3, seed=-1)
 
 
 def test_the_compiled_deal_leaves_what_it_lacks_to_the_engine() -> None:

@@ -58,6 +58,12 @@ def play(
 ) -> Any:
     """``run`` for a GameState (the seed modulo 2**64): a tuple, or NotImplemented."""
 
+def deal_set(rules: object, players: int, spec: object, empty_board: object, /) -> None:
+    """The rule set and player count ``deal_quick`` deals for (a chain game's spec)."""
+
+def deal_quick(rules: object, players: object, seed: object, /) -> Any:
+    """``new_game(rules, players, seed)`` for those of ``deal_set``, or None."""
+
 def quick_set(
     rules: object, players: int, spec: object, policies: tuple[str, ...], outcome: type, /
 ) -> None:

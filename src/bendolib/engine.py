@@ -80,6 +80,10 @@ def new_game(rules: RuleSet | str, players: int = 2, seed: int | None = None) ->
     from 0 to 2**64 - 1, or None (the default) for a fresh random one, which the state
     records (``state.seed``) so that the game can be replayed.
     """
+    if _deal_quick is not None:  # the latest rule set dealt, checked then: one C call
+        dealt = _deal_quick(rules, players, seed)
+        if dealt is not None:
+            return dealt
     if isinstance(rules, str):
         rules = registered_rules(rules)
     elif not isinstance(rules, RuleSet):
@@ -132,6 +136,8 @@ def _deal_spec(rules: RuleSet, players: int) -> object | None:
         found = (rules, spec)
         _DEAL_SPECS[key] = found
     latest[:] = [rules, players, found[1]]
+    if _step_kernel is not None:  # (called after new_game's checks of rules and players)
+        _step_kernel.deal_set(rules, players, found[1], _EMPTY)
     return found[1]
 
 
@@ -1017,8 +1023,10 @@ _deal_deck: Callable[[int, int, int, int], tuple[int, ...]] | None = None
 _deal_hands: Callable[[tuple[int, ...], int, int], tuple[int, ...] | None] | None = None
 #: The compiled first deal of :func:`new_game` (issue 24, point 3: a deal in at most 2 µs).
 _deal_first: Callable[[object, RuleSet, int, int, Board], GameState | None] | None = None
+_deal_quick: Callable[[object, object, object], GameState | None] | None = None
 if _step_kernel is not None:
     _deal_first = _step_kernel.deal
+    _deal_quick = _step_kernel.deal_quick
     _step_legal = _step_kernel.step_legal
     _step_apply = _step_kernel.step_apply
     _deal_deck = _step_kernel.deal_deck

@@ -660,6 +660,47 @@ static PyObject *k_read_agrees(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* the latest rule set and player count new_game dealt by deal (engine._deal_spec, after
+ * new_game's checks of them): deal_quick deals for them */
+static PyObject *d_rules = NULL, *d_spec = NULL, *d_board = NULL;
+static long d_players = -1;
+
+/* deal_set(rules, players, spec, empty_board): the rule set deal_quick deals (spec None:
+ * none) */
+static PyObject *k_deal_set(PyObject *self, PyObject *args) {
+    PyObject *rules, *spec, *board;
+    long players;
+    if (!PyArg_ParseTuple(args, "OlOO", &rules, &players, &spec, &board))
+        return NULL;
+    Py_CLEAR(d_rules);
+    Py_CLEAR(d_spec);
+    Py_CLEAR(d_board);
+    d_players = -1;
+    if (PyCapsule_IsValid(spec, "bendolib._kernel.Spec")) {
+        d_rules = Py_NewRef(rules);
+        d_spec = Py_NewRef(spec);
+        d_board = Py_NewRef(board);
+        d_players = players;
+    }
+    Py_RETURN_NONE;
+}
+
+/* deal_quick(rules, players, seed): new_game(rules, players, seed) for the rule set and
+ * player count of deal_set, an exact int players and an exact int seed of 0..2**64-1
+ * (the checks new_game makes, passed); None for anything else (new_game checks it) */
+static PyObject *k_deal_quick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long players;
+    if (nargs != 3 || !d_spec || args[0] != d_rules || as_long(args[1], &players) ||
+        players != d_players || !PyLong_CheckExact(args[2]))
+        Py_RETURN_NONE;
+    PyObject *spec = Py_NewRef(d_spec), *board = Py_NewRef(d_board);
+    PyObject *call[5] = {spec, args[0], args[1], args[2], board};
+    PyObject *out = k_deal(self, call, 5); /* (a negative seed or one beyond: None) */
+    Py_DECREF(spec);
+    Py_DECREF(board);
+    return out;
+}
+
 #define STATE_OBJ_METHODS                                                                  \
     {"state_of", k_state_of, METH_O, "state_of(state) -> the state tuple, or None"},       \
     {"quick_set", k_quick_set, METH_VARARGS,                                               \
@@ -671,5 +712,9 @@ static PyObject *k_read_agrees(PyObject *self, PyObject *args) {
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,                           \
      "play(spec, state, count, policy, seed, until_match, record, first, outcome) -> "     \
      "outcomes, or NotImplemented"},                                                     \
+    {"deal_set", k_deal_set, METH_VARARGS,                                                 \
+     "deal_set(rules, players, spec, empty_board): the rule set deal_quick deals"},        \
+    {"deal_quick", (PyCFunction)(void (*)(void))k_deal_quick, METH_FASTCALL,               \
+     "deal_quick(rules, players, seed) -> new_game(...), or None"},                        \
     {"deal", (PyCFunction)(void (*)(void))k_deal, METH_FASTCALL,                           \
      "deal(spec, rules, players, seed, empty_board) -> new_game's state, or None"},
