@@ -33,6 +33,7 @@ from bendolib.geometry.board import Board, End
 from bendolib.geometry.triangles import TriangleGeometry
 from bendolib.playouts import PlayoutError, _compiled, playouts, reference_playouts
 from bendolib.state import PLAYING
+from test_kernel_differential import CONFIGS, arbitrary_state
 
 kernel = load_kernel()
 pytestmark = pytest.mark.skipif(kernel is None, reason="the compiled kernel is not built")
@@ -387,3 +388,25 @@ def test_playouts_of_alternating_rule_sets() -> None:
     ]
     for state in states * 2:
         assert playouts(state, 3, seed=2) == reference_playouts(state, 3, seed=2)
+
+
+@pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_the_slot_reader_on_arbitrary_states(name: str, players: int) -> None:
+    """
+    The differential tests' arbitrary states (huge scores, seats out, reversed play...):
+    the slot reader reads run's state byte for byte or leaves it to the tuple path, and
+    playouts gives the Python engine's outcomes.
+    """
+    assert kernel is not None
+    rng = random.Random(f"slots {name} {players}")
+    spec, _ = _compiled(bendolib.rules.get(name), players)
+    read = 0
+    for _ in range(6):
+        state = arbitrary_state(rng, name, players)
+        agrees = kernel.read_agrees(spec, state)
+        assert agrees in (None, True)
+        read += agrees is True
+        got = _answer(playouts, state, 2, seed=3, record=True)
+        assert got == _answer(reference_playouts, state, 2, seed=3, record=True)
+    assert read  # (a state with a score beyond 64 bits goes the tuple path)
