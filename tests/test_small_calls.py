@@ -372,6 +372,10 @@ def test_quick_leaves_other_arguments_to_playouts() -> None:
     ]:
         args = {**common, key: value}
         assert kernel.quick(state, *args.values()) is NotImplemented, (key, value)
+    spec, _ = _compiled(state.rules, 2)
+    for seed in (-5, 2**80 + 3):  # playouts takes any int seed modulo 2**64
+        want = kernel.run(spec, state_tuple(state), 2, 0, seed % 2**64, False, True, None, Outcome)
+        assert kernel.quick(state, 2, "random", seed, "round", True) == tuple(want)
     other = new_game("classic-draw", 2, seed=3)  # not the rule set quick serves
     assert kernel.quick(other, *common.values()) is NotImplemented
     assert kernel.quick(object(), *common.values()) is NotImplemented
