@@ -300,9 +300,12 @@ static int read_slots(const Spec *sp, PyObject *state, KState *st) {
     if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != sp->players)
         return 1;
     mask_t held = 0;
-    for (int s = 0; s < sp->players; s++) {
-        if (as_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s]) || (st->hands[s] & ~sp->full) ||
-            (st->hands[s] & held))
+    for (int s = 0; s < sp->players; s++) { /* (read_mask: the tuple path's reader of masks) */
+        if (read_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s])) {
+            PyErr_Clear();
+            return 1;
+        }
+        if ((st->hands[s] & ~sp->full) || (st->hands[s] & held))
             return 1;
         held |= st->hands[s];
     }
@@ -314,7 +317,11 @@ static int read_slots(const Spec *sp, PyObject *state, KState *st) {
     if (slot_long(CF(C_OPENING), -1, sp->n - 1, &v))
         return 1;
     st->opening = (int)v;
-    if (as_mask(SF(S_DRAWN), &st->drawn) || (st->drawn & ~sp->full))
+    if (read_mask(SF(S_DRAWN), &st->drawn)) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (st->drawn & ~sp->full)
         return 1;
     if (slot_long(SF(S_DCOUNT), 0, MAXT, &v) || (sp->max_per_turn && v > sp->max_per_turn))
         return 1;
