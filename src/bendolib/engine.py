@@ -136,7 +136,8 @@ def _deal_spec(rules: RuleSet, players: int) -> object | None:
         found = (rules, spec)
         _DEAL_SPECS[key] = found
     latest[:] = [rules, players, found[1]]
-    if _step_kernel is not None:  # (called after new_game's checks of rules and players)
+    if _step_kernel is not None and found[1] is not None:
+        # (called after new_game's checks of rules and players; a spec: 1 to 8 players)
         _step_kernel.deal_set(rules, players, found[1], _EMPTY)
     return found[1]
 

@@ -86,7 +86,8 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
         found = (rules, spec, reason)
         _SPECS[key] = found
     _LATEST[:] = [rules, players, found[1], found[2]]
-    if _kernel is not None:  # the rule set _kernel.quick serves (a chain game's)
+    if _kernel is not None and found[1] is not None and type(players) is int:
+        # the rule set _kernel.quick serves (a player count of 1 to 8: the spec has one)
         _kernel.quick_set(rules, players, found[1], POLICIES, Outcome)
     return found[1], found[2]
 
