@@ -31,7 +31,13 @@ from bendolib._kernel_input import state_tuple
 from bendolib._playouts_reference import POLICIES, UNTIL, Outcome
 from bendolib.geometry.board import Board, End
 from bendolib.geometry.triangles import TriangleGeometry
-from bendolib.playouts import PlayoutError, _compiled, playouts, reference_playouts
+from bendolib.playouts import (
+    PlayoutError,
+    _compiled,
+    kernel_reason,
+    playouts,
+    reference_playouts,
+)
 from bendolib.state import PLAYING
 from test_kernel_differential import CONFIGS, arbitrary_state
 
@@ -414,3 +420,12 @@ def test_the_slot_reader_on_arbitrary_states(name: str, players: int) -> None:
         got = _answer(playouts, state, 2, seed=3, record=True)
         assert got == _answer(reference_playouts, state, 2, seed=3, record=True)
     assert read  # (a state with a score beyond 64 bits goes the tuple path)
+
+
+def test_a_player_count_without_a_spec_leaves_the_served_rule_set() -> None:
+    """kernel_reason for 2**70 players says why (the rule set quick serves is unchanged)."""
+    state = new_game("basic", 2, seed=3)
+    assert playouts(state, 1, seed=1) == reference_playouts(state, 1, seed=1)
+    assert "players" in str(kernel_reason(state.rules, 2**70))
+    assert kernel is not None
+    assert isinstance(kernel.quick(state, 1, "random", 1, "round", False), tuple)
