@@ -39,7 +39,16 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "engine",
         "legal moves and apply (the compiled kernel's step functions too)",
-        ("_placing", "_kernel_abi", "_kernel", "_kernel_wide", "_kernel_huge", "engine"),
+        (
+            "_placing",
+            "_kernel_abi",
+            "_kernel_tri_input",
+            "_kernel_input",
+            "_kernel",
+            "_kernel_wide",
+            "_kernel_huge",
+            "engine",
+        ),
     ),
     (
         "records",
@@ -63,8 +72,6 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "_inference",
             "observation",
             "sampling",
-            "_kernel_tri_input",
-            "_kernel_input",
             "_playouts_reference",
             "playouts",
         ),

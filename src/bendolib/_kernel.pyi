@@ -45,6 +45,42 @@ def step_legal(state: Any, /) -> tuple[Any, ...] | None:
 def step_apply(state: Any, move: Any, listed_for: Any, moves: tuple[Any, ...], /) -> Any:
     """``apply(state, move)`` for a move ``legal_moves`` has just listed, else None."""
 
+def play(
+    spec: object,
+    state: object,
+    count: int,
+    policy: int,
+    seed: int,
+    until_match: bool,
+    record: bool,
+    first: tuple[int, ...] | None,
+    outcome: type[tuple[Any, ...]],
+    /,
+) -> Any:
+    """``run`` for a GameState (the seed modulo 2**64): a tuple, or NotImplemented."""
+
+def deal_set(rules: object, players: int, spec: object, empty_board: object, /) -> None:
+    """The rule set and player count ``deal_quick`` deals for (a chain game's spec)."""
+
+def deal_quick(rules: object, players: object, seed: object, /) -> Any:
+    """``new_game(rules, players, seed)`` for those of ``deal_set``, or None."""
+
+def quick_set(
+    rules: object, players: int, spec: object, policies: tuple[str, ...], outcome: type, /
+) -> None:
+    """The rule set and player count ``quick`` serves (a chain game's spec; else none)."""
+
+def quick(
+    state: object, count: object, policy: object, seed: object, until: object, record: object, /
+) -> Any:
+    """``playouts(state, count, ...)`` for common arguments, or NotImplemented."""
+
+def read_agrees(spec: object, state: object, /) -> bool | None:
+    """Whether ``play`` reads what ``run`` reads from ``state_tuple(state)`` (None: tuple path)."""
+
+def state_of(state: object, /) -> tuple[Any, ...] | None:
+    """A chain game's ``bendolib._kernel_input.state_tuple(state)`` built in C, or None."""
+
 def deal_deck(seed: int, round_number: int, attempt: int, count: int, /) -> tuple[int, ...]:
     """``SplitMix64(derive_seed(seed, round_number, attempt)).shuffled(range(count))``."""
 

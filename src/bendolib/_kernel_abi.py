@@ -6,9 +6,10 @@ import importlib
 import os
 from types import ModuleType
 
-#: The kernel's interface version (``ABI`` in ``_kernel.d/module.c``): a build with another one
-#: (say, an editable install not rebuilt after a pull) is not used.
-ABI = 3
+#: The kernel's interface version (``KERNEL_ABI`` in ``_kernel.d/kernel.h``, of every
+#: build): a build with another one (say, an editable install not rebuilt after a pull)
+#: is not used.
+ABI = 4
 
 #: The fields of the parts that both kernels' readers (``_kernel_input`` for the chain
 #: games, ``_kernel_tri_input`` for the triangle games) know, written once: a part with

@@ -67,7 +67,7 @@ PyMODINIT_FUNC PyInit__kernel_huge(void) {
         return NULL;
     }
     Py_INCREF(UnsupportedError);
-    if (PyModule_AddIntConstant(m, "ABI", 3) || PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
+    if (PyModule_AddIntConstant(m, "ABI", KERNEL_ABI) || PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP)) {
         Py_DECREF(m);
         return NULL;

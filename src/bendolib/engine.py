@@ -13,6 +13,7 @@ import attrs
 from bendolib import _memo as memo
 from bendolib._construct import fast_constructor, fast_evolver
 from bendolib._kernel_abi import load_kernel
+from bendolib._kernel_input import spec_tuple
 from bendolib._memo import remember
 from bendolib._placing import (
     _bend_at,
@@ -32,6 +33,7 @@ from bendolib.errors import ArgumentError, IllegalMoveError, RuleSetError
 from bendolib.geometry.bend import joints as bend_joints
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.lattice import Position
+from bendolib.geometry.triangles import TriangleGeometry
 from bendolib.limits import MAX_SEED, clipped, shown
 from bendolib.moves import (
     DRAW,
@@ -78,6 +80,10 @@ def new_game(rules: RuleSet | str, players: int = 2, seed: int | None = None) ->
     from 0 to 2**64 - 1, or None (the default) for a fresh random one, which the state
     records (``state.seed``) so that the game can be replayed.
     """
+    if _deal_quick is not None:  # the latest rule set dealt, checked then: one C call
+        dealt = _deal_quick(rules, players, seed)
+        if dealt is not None:
+            return dealt
     if isinstance(rules, str):
         rules = registered_rules(rules)
     elif not isinstance(rules, RuleSet):
@@ -94,8 +100,46 @@ def new_game(rules: RuleSet | str, players: int = 2, seed: int | None = None) ->
         raise RuleSetError(
             f"{rules.name} is for {', '.join(map(str, rules.player_counts))} players, not {players}"
         )
+    if _deal_first is not None:
+        spec = _deal_spec(rules, players)
+        if spec is not None:
+            dealt = _deal_first(spec, rules, players, seed, _EMPTY)
+            if dealt is not None:
+                return dealt
     zero = (0,) * players
     return _deal(rules, players, seed, 1, zero, ())
+
+
+#: Compiled rule sets for :func:`new_game`'s compiled deal, by (id of the rule set,
+#: players): the rule set (so that its id stays unique while kept) and the spec, or None.
+_DEAL_SPECS: dict[tuple[int, int], tuple[RuleSet, object | None]] = {}
+#: The latest of them (rules, players, spec): a loop dealing one rule set skips the lookup.
+_LATEST_DEAL: list[object] = [None, 0, None]
+
+
+def _deal_spec(rules: RuleSet, players: int) -> object | None:
+    """The kernel's compiled ``rules`` for ``players`` (None: the Python engine deals)."""
+    latest = _LATEST_DEAL
+    if latest[0] is rules and latest[1] == players:
+        return latest[2]
+    key = (id(rules), players)
+    found = _DEAL_SPECS.get(key)
+    if found is None or found[0] is not rules:
+        spec = None
+        if _step_kernel is not None and type(rules.geometry) is not TriangleGeometry:
+            try:
+                spec = _step_kernel.compile(spec_tuple(rules, players))
+            except Exception:  # any refusal: the Python engine deals (and raises)
+                spec = None
+        if len(_DEAL_SPECS) >= 256:
+            _DEAL_SPECS.clear()
+        found = (rules, spec)
+        _DEAL_SPECS[key] = found
+    latest[:] = [rules, players, found[1]]
+    if _step_kernel is not None and found[1] is not None:
+        # (called after new_game's checks of rules and players; a spec: 1 to 8 players)
+        _step_kernel.deal_set(rules, players, found[1], _EMPTY)
+    return found[1]
 
 
 def _deal(
@@ -978,7 +1022,12 @@ _step_legal: Callable[[GameState], tuple[Move, ...] | None] | None = None
 _step_apply: Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None] | None = None
 _deal_deck: Callable[[int, int, int, int], tuple[int, ...]] | None = None
 _deal_hands: Callable[[tuple[int, ...], int, int], tuple[int, ...] | None] | None = None
+#: The compiled first deal of :func:`new_game` (issue 24, point 3: a deal in at most 2 µs).
+_deal_first: Callable[[object, RuleSet, int, int, Board], GameState | None] | None = None
+_deal_quick: Callable[[object, object, object], GameState | None] | None = None
 if _step_kernel is not None:
+    _deal_first = _step_kernel.deal
+    _deal_quick = _step_kernel.deal_quick
     _step_legal = _step_kernel.step_legal
     _step_apply = _step_kernel.step_apply
     _deal_deck = _step_kernel.deal_deck

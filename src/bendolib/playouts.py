@@ -65,6 +65,7 @@ _kernel_huge = load_build("_kernel_huge") if _kernel is not None else None
 KERNEL = _kernel is not None
 
 _POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
+_MASK = 0xFFFFFFFFFFFFFFFF
 
 #: Compiled rule sets by (id of the rule set, players): the rule set (so that its id stays
 #: unique while memoised), the compiled spec, or the reason it is not compiled, and the
@@ -125,6 +126,10 @@ def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
         found = (rules, spec, reason, kernel if spec is not None else None)
         _SPECS[key] = found
     _LATEST[:] = [rules, players, found[1], found[2], found[3]]
+    if found[3] is _kernel and _kernel is not None and type(players) is int:
+        # the rule set _kernel.quick serves (a player count of 1 to 8: the spec has one;
+        # the wide builds' rule sets take the general path)
+        _kernel.quick_set(rules, players, found[1], POLICIES, Outcome)
     return found[1], found[2], found[3]
 
 
@@ -165,6 +170,17 @@ def warn_fallback(rules: RuleSet, players: int, reason: str, stacklevel: int = 3
     )
 
 
+def _flat(state: GameState) -> tuple[Any, ...]:
+    """
+    ``state_tuple(state)``; NotForKernelError for a state it cannot read (values no check
+    let through: a float seed, a negative occupancy...), which the Python engine answers.
+    """
+    try:
+        return state_tuple(state)
+    except (TypeError, ValueError, OverflowError, AttributeError) as exc:
+        raise NotForKernelError(f"a state the kernel cannot read ({type(exc).__name__})") from None
+
+
 def playouts(
     state: GameState,
     count: int | None = None,
@@ -191,26 +207,53 @@ def playouts(
     :class:`PlayoutError` on both engines (the kernel hands it to the engine, which
     replays it to the same bound).
     """
-    count = check_arguments(state, count, policy, seed, until, first)
+    kernel = _kernel
+    if first is None and kernel is not None:
+        # the common call in one C call: the arguments and the state checked there, the
+        # rule set the latest compiled (issue 24, point 3: a small call's cost)
+        try:
+            got = kernel.quick(state, count, policy, seed, until, record)
+        except kernel.UnsupportedError:
+            got = NotImplemented  # an event the kernel leaves to the engine: see below
+        if got is not NotImplemented:
+            return got  # type: ignore[no-any-return]
+    if count is None and first is None:
+        count = 1
+    code = _POLICY_CODES.get(policy) if type(policy) is str else None
+    if (
+        code is None
+        or type(count) is not int
+        or count < 0
+        or type(seed) is not int
+        or type(state) is not GameState
+        or first is not None
+        or (until != "round" and until != "match")
+    ):  # (the common arguments skip the call: issue 24, point 3, a small call's cost)
+        count = check_arguments(state, count, policy, seed, until, first)
+        code = _POLICY_CODES[policy]
     reason = _MISSING
     if _kernel is not None:
-        spec, reason, kernel = _compiled_in(state.context.rules, state.context.players)
+        context = state.context
+        spec, reason, build = _compiled_in(context.rules, context.players)
         if spec is not None:
+            match = until == "match"
+            record = bool(record)
+            firsts = None if first is None else tuple(first)
             try:
-                return tuple(
-                    kernel.run(
-                        spec,
-                        state_tuple(state),
-                        count,
-                        _POLICY_CODES[policy],
-                        seed & 0xFFFFFFFFFFFFFFFF,
-                        until == "match",
-                        bool(record),
-                        None if first is None else tuple(first),
-                        Outcome,
+                # the slots read in C (issue 24, point 3: no state tuple built in Python);
+                # the huge build has no slot reader
+                got = NotImplemented
+                if build is not _kernel_huge:
+                    got = build.play(spec, state, count, code, seed, match, record, firsts, Outcome)
+                if got is NotImplemented:  # a triangle game, or a state play leaves to run
+                    flat = _flat(state)
+                    got = tuple(
+                        build.run(
+                            spec, flat, count, code, seed & _MASK, match, record, firsts, Outcome
+                        )
                     )
-                )
-            except (kernel.UnsupportedError, NotForKernelError) as exc:
+                return got  # type: ignore[no-any-return]
+            except (build.UnsupportedError, NotForKernelError) as exc:
                 reason = str(exc)  # a position or an event the kernel leaves to the engine
     out = reference_playouts(
         state, count, policy=policy, seed=seed, until=until, record=record, first=first
@@ -243,28 +286,34 @@ def playouts_many(
     match = until == "match"
     out: list[tuple[Outcome, ...]] = []
     for j, state in enumerate(states):
-        spec = kernel = None
+        spec: Any = None
+        build: Any = None
         if _kernel is not None:
-            spec, _, kernel = _compiled_in(state.context.rules, state.context.players)
-        if kernel is not None and spec is not None:
+            try:  # the common case in one C call, as in playouts
+                got = _kernel.quick(state, count, policy, seed + j, until, False)
+            except _kernel.UnsupportedError:
+                got = NotImplemented
+            if got is not NotImplemented:
+                out.append(got)
+                continue
+            spec, _, build = _compiled_in(state.context.rules, state.context.players)
+        if build is not None and spec is not None:
             try:
-                out.append(
-                    tuple(
-                        kernel.run(
-                            spec,
-                            state_tuple(state),
-                            count,
-                            code,
-                            (seed + j) & 0xFFFFFFFFFFFFFFFF,
-                            match,
-                            False,
-                            None,
-                            Outcome,
+                got = NotImplemented  # (the huge build has no slot reader)
+                if build is not _kernel_huge:
+                    got = build.play(
+                        spec, state, count, code, seed + j, match, False, None, Outcome
+                    )
+                if got is NotImplemented:  # a triangle game, or a state play leaves to run
+                    flat = _flat(state)
+                    got = tuple(
+                        build.run(
+                            spec, flat, count, code, (seed + j) & _MASK, match, False, None, Outcome
                         )
                     )
-                )
+                out.append(got)
                 continue
-            except (kernel.UnsupportedError, NotForKernelError):
+            except (build.UnsupportedError, NotForKernelError):
                 pass  # a position or an event the kernel leaves to the engine
         out.append(reference_playouts(state, count, policy=policy, seed=seed + j, until=until))
     return tuple(out)

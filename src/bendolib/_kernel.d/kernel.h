@@ -52,6 +52,9 @@ typedef int8_t tile_t; /* a tile index */
 #define NFACE 64       /* faces -8 .. 55, stored at face + 8 */
 #define FACE0 8
 #define MAXEFF 8
+/* The interface version, of every build: bendolib/_kernel_abi.py's ABI must equal it, else
+ * a stale build (an editable install after a pull) is ignored rather than half used. */
+#define KERNEL_ABI 4
 #define MAXSTEPS 200000 /* moves of one playout (a match of many rounds included) */
 #define RADIUS 48      /* spiral cells known to the importer */
 

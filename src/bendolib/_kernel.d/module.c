@@ -140,6 +140,7 @@ static PyMethodDef methods[] = {
     {"deal_deck", k_deal_deck, METH_VARARGS,
      "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
     BATCH_METHODS
+    STATE_OBJ_METHODS
     {NULL, NULL, 0, NULL},
 };
 
@@ -173,9 +174,7 @@ PyMODINIT_FUNC KERNEL_INIT(void) {
         return NULL;
     }
     Py_INCREF(UnsupportedError);
-    /* The interface version: bendolib/_kernel_abi.py's ABI must equal it, else a stale
-       build (an editable install after a pull) is ignored rather than half used. */
-    if (PyModule_AddIntConstant(m, "ABI", 3) ||
+    if (PyModule_AddIntConstant(m, "ABI", KERNEL_ABI) ||
         PyModule_AddIntConstant(m, "MAX_TILES", MAXT) ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) ||
         PyModule_AddIntConstant(m, "MAX_STEPS", MAXSTEPS)) {

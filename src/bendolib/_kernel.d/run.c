@@ -6,6 +6,10 @@
 /* run(spec, state, count, policy, seed, until_match, record, first, outcome_class): the
  * playouts, CHUNK at a time without the GIL (other threads run meanwhile), then their
  * outcomes built with it */
+static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t count, int policy,
+                          unsigned long long seed, int until_match, int record, PyObject *first,
+                          PyObject *cls, int as_tuple);
+
 static PyObject *k_run(PyObject *self, PyObject *args) {
     if (tri_is_spec(args))
         return tri_run(args);
@@ -30,13 +34,20 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
     KState root;
     if (read_state(sp, state_tuple, &root))
         return NULL;
+    return run_from(sp, &root, count, policy, seed, until_match, record, first, cls, 0);
+}
+
+/* the playouts of run from a state read in: a new list (a tuple when as_tuple), NULL */
+static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t count, int policy,
+                          unsigned long long seed, int until_match, int record, PyObject *first,
+                          PyObject *cls, int as_tuple) {
     if (first != Py_None && (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != count)) {
         PyErr_SetString(PyExc_TypeError, "kernel: first must be a tuple of count indices");
         return NULL;
     }
     KMove root_moves[MAXMOVES];
     List root_list = {root_moves, 0, 0};
-    if (first != Py_None && list_moves(sp, &root, &root_list))
+    if (first != Py_None && list_moves(sp, root_state, &root_list))
         return raise_for(-1), NULL;
     PyObject *results = NULL;
     long *forced = NULL;
@@ -44,9 +55,15 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
      * call allocates what it uses (issue 24; no change in instructions counted, the
      * allocator reused the block) */
     Py_ssize_t chunk = count < CHUNK ? (count ? count : 1) : CHUNK;
-    KState *finals = PyMem_Malloc(chunk * sizeof(KState));
-    int *moves = PyMem_Malloc(chunk * sizeof(int));
-    size_t *starts = PyMem_Malloc(chunk * sizeof(size_t));
+    /* a call of a few playouts (a search's rollout) uses the stack: no allocation */
+    enum { FEW = 4 };
+    KState few_finals[FEW];
+    int few_moves[FEW];
+    size_t few_starts[FEW];
+    int few = chunk <= FEW;
+    KState *finals = few ? few_finals : PyMem_Malloc(chunk * sizeof(KState));
+    int *moves = few ? few_moves : PyMem_Malloc(chunk * sizeof(int));
+    size_t *starts = few ? few_starts : PyMem_Malloc(chunk * sizeof(size_t));
     int *choices = NULL;
     size_t used = 0, capacity = 0;
     Batch batch; /* (set below: declared before the gotos, as C++ wants in _kernel_huge.cc) */
@@ -72,8 +89,8 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
             }
         }
     }
-    batch = (Batch){sp, &root, root_moves, forced, policy, until_match, record, seed};
-    results = PyList_New(count);
+    batch = (Batch){sp, root_state, root_moves, forced, policy, until_match, record, seed};
+    results = as_tuple ? PyTuple_New(count) : PyList_New(count);
     if (!results)
         goto fail;
     for (Py_ssize_t from = 0; from < count; from += CHUNK) {
@@ -113,23 +130,30 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
             Py_DECREF(recorded);
             if (!made)
                 break;
-            PyList_SET_ITEM(results, i, made);
+            if (as_tuple)
+                PyTuple_SET_ITEM(results, i, made);
+            else
+                PyList_SET_ITEM(results, i, made);
         }
         if (gc_was_on)
             PyGC_Enable();
         if (PyErr_Occurred())
             goto fail;
     }
-    PyMem_Free(finals);
-    PyMem_Free(moves);
-    PyMem_Free(starts);
+    if (!few) {
+        PyMem_Free(finals);
+        PyMem_Free(moves);
+        PyMem_Free(starts);
+    }
     PyMem_Free(forced);
     PyMem_RawFree(choices);
     return results;
 fail:
-    PyMem_Free(finals);
-    PyMem_Free(moves);
-    PyMem_Free(starts);
+    if (!few) {
+        PyMem_Free(finals);
+        PyMem_Free(moves);
+        PyMem_Free(starts);
+    }
     PyMem_Free(forced);
     PyMem_RawFree(choices);
     Py_XDECREF(results);

@@ -1,0 +1,727 @@
+/*
+ * bendolib._kernel, small calls (issue 24, point 3): a GameState read in compiled code
+ * (state_of: the state tuple of bendolib._kernel_input.state_tuple, built from the
+ * attrs slots), play (run for a GameState, returning a tuple) and deal (the first round
+ * of engine.new_game, dealt here).
+ *
+ * state_of builds exactly the tuple state_tuple builds for a chain game (play calls it
+ * with a chain game's spec only), from the same objects, for the exact classes the step API's layouts name (GameState, RoundContext, Board, End,
+ * RoundResult) with every slot set; for anything else (a subclass, a missing slot, a
+ * seed or an occupancy that is no plain int in range) it builds nothing and the caller
+ * uses the Python state_tuple.  The tuple then goes through read_state, which checks
+ * every value as before: a hostile state is refused exactly as it was.
+ */
+
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h> /* (3.10: ob_digit, for slot_long) */
+#endif
+
+/* the occupancy int's little-endian bytes, (bit_length + 7) // 8 of them, into buffer:
+ * their number, or -1 (no error set) when it is not a non-negative exact int of at most
+ * max bytes */
+static Py_ssize_t occupancy_raw(PyObject *occ, unsigned char *buffer, Py_ssize_t max) {
+    if (!PyLong_CheckExact(occ))
+        return -1;
+#if PY_VERSION_HEX >= 0x030D0000
+    int flags = Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                Py_ASNATIVEBYTES_REJECT_NEGATIVE;
+    Py_ssize_t need = PyLong_AsNativeBytes(occ, buffer, max, flags);
+    if (need < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (need > max)
+        return -1;
+    while (need > 0 && buffer[need - 1] == 0) /* the native size may round up */
+        need--;
+#else
+    if (_PyLong_Sign(occ) < 0)
+        return -1;
+    size_t bits = _PyLong_NumBits(occ);
+    if (bits == (size_t)-1) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t need = (Py_ssize_t)((bits + 7) / 8);
+    if (need > max)
+        return -1;
+    if (need && _PyLong_AsByteArray((PyLongObject *)occ, buffer, (size_t)need, 1, 0) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+#endif
+    return need;
+}
+
+enum { OCC_BYTES = 4096 }; /* an occupancy beyond: the Python state_tuple reads it */
+
+/* the occupancy int as state_tuple's bytes; NULL with no error set when occupancy_raw
+ * refuses it */
+static PyObject *occupancy_bytes(PyObject *occ) {
+    unsigned char buffer[OCC_BYTES];
+    Py_ssize_t n = occupancy_raw(occ, buffer, OCC_BYTES);
+    return n < 0 ? NULL : PyBytes_FromStringAndSize((const char *)buffer, n);
+}
+
+/* state_tuple(state) built from the slots: a new tuple, NULL with no error set when
+ * the state is not for this path (the Python state_tuple then), NULL with an error set
+ * on a failure (no memory) */
+static PyObject *state_of(PyObject *state) {
+    if (!step_ready || !complete(state, &L_state))
+        return NULL;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    if (!complete(context, &L_context))
+        return NULL;
+    PyObject *board = FIELD(state, L_state, S_BOARD);
+    if (!complete(board, &L_board))
+        return NULL;
+    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS);
+    PyObject *ends = FIELD(board, L_board, B_ENDS);
+    PyObject *results = FIELD(context, L_context, C_RESULTS);
+    PyObject *seed = FIELD(context, L_context, C_SEED);
+    if (!PyTuple_CheckExact(placements) || !PyTuple_CheckExact(ends) ||
+        !PyTuple_CheckExact(results) || !PyLong_CheckExact(seed))
+        return NULL;
+    /* context.seed & (2**64 - 1): the seed itself when it is in range */
+    unsigned long long seed_value = PyLong_AsUnsignedLongLong(seed);
+    if (seed_value == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_ssize_t nends = PyTuple_GET_SIZE(ends);
+    for (Py_ssize_t e = 0; e < nends; e++)
+        if (!complete(PyTuple_GET_ITEM(ends, e), &L_end))
+            return NULL;
+    PyObject *last = NULL;
+    if (PyTuple_GET_SIZE(results)) {
+        last = PyTuple_GET_ITEM(results, PyTuple_GET_SIZE(results) - 1);
+        if (!complete(last, &L_result))
+            return NULL;
+    }
+    PyObject *occupancy = occupancy_bytes(FIELD(board, L_board, B_OCC));
+    if (!occupancy)
+        return NULL;
+    PyObject *out = PyTuple_New(21), *flat_ends = PyTuple_New(nends), *result = NULL;
+    PyObject *nplaced = PyLong_FromSsize_t(PyTuple_GET_SIZE(placements));
+    if (!out || !flat_ends || !nplaced)
+        goto fail;
+    for (Py_ssize_t e = 0; e < nends; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        PyObject *four = PyTuple_Pack(4, FIELD(end, L_end, E_VALUE), FIELD(end, L_end, E_FREE),
+                                      FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE));
+        if (!four)
+            goto fail;
+        PyTuple_SET_ITEM(flat_ends, e, four);
+    }
+    if (last) {
+        /* (blocked, order, hand_points, points, winners): RoundResult's fields 1 to 5 */
+        result = PyTuple_Pack(5, FIELD(last, L_result, 1), FIELD(last, L_result, 2),
+                              FIELD(last, L_result, 3), FIELD(last, L_result, 4),
+                              FIELD(last, L_result, 5));
+        if (!result)
+            goto fail;
+    } else {
+        result = Py_None;
+        Py_INCREF(result);
+    }
+    PyObject *items[21] = {
+        FIELD(context, L_context, C_PLAYERS),  seed,
+        FIELD(context, L_context, C_ROUND),    FIELD(context, L_context, C_DECK),
+        FIELD(state, L_state, S_STOCK),        FIELD(state, L_state, S_HANDS),
+        FIELD(state, L_state, S_PLAYER),       FIELD(context, L_context, C_SCORES),
+        FIELD(context, L_context, C_OPENING),  FIELD(state, L_state, S_DRAWN),
+        FIELD(state, L_state, S_DCOUNT),       FIELD(context, L_context, C_DIRECTION),
+        FIELD(context, L_context, C_OUT),      FIELD(context, L_context, C_PLAYPOINTS),
+        FIELD(context, L_context, C_PHASE),    FIELD(state, L_state, S_LAST),
+        FIELD(context, L_context, C_WINNER),   nplaced,
+        flat_ends,                             occupancy,
+        result,
+    };
+    for (int i = 0; i < 21; i++) {
+        if (i < 17)
+            Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(out, i, items[i]); /* 17 to 20: the references made here */
+    }
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(flat_ends);
+    Py_XDECREF(nplaced);
+    Py_XDECREF(result);
+    Py_DECREF(occupancy);
+    return NULL;
+}
+
+/* state_of(state): the state tuple built here, or None (the Python state_tuple then) */
+static PyObject *k_state_of(PyObject *self, PyObject *state) {
+    PyObject *out = state_of(state);
+    if (!out && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return out;
+}
+
+/* -- reading the slots straight into a KState ------------------------------------------ */
+
+/* an exact int (or a bool, as read_state's PyLong_Check takes it) of a long, in lo..hi;
+ * the ints of one digit (every value of a state but the masks and big scores) are read
+ * inline, as Cython does (issue 24: 40% of the reading was PyLong_AsLongAndOverflow) */
+#if defined(__GNUC__)
+#define SLOT_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define SLOT_INLINE __forceinline
+#else
+#define SLOT_INLINE inline
+#endif
+static SLOT_INLINE int slot_long(PyObject *v, long lo, long hi, long *out) {
+    if (PyLong_CheckExact(v)) {
+#if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
+            *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+            return *out < lo || *out > hi ? -1 : 0;
+        }
+#else
+        Py_ssize_t size = Py_SIZE(v);
+        if (size >= -1 && size <= 1) {
+            *out = size * (long)((PyLongObject *)v)->ob_digit[0];
+            return *out < lo || *out > hi ? -1 : 0;
+        }
+#endif
+    }
+    if (PyBool_Check(v))
+        *out = v == Py_True;
+    else if (as_long(v, out))
+        return -1;
+    return *out < lo || *out > hi ? -1 : 0;
+}
+
+/* an exact tuple of n ints of 64 bits (scores, points) */
+static int slot_ints(PyObject *t, int n, int64_t *out) {
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        long v;
+        if (slot_long(PyTuple_GET_ITEM(t, i), LONG_MIN, LONG_MAX, &v))
+            return -1;
+        out[i] = v;
+    }
+    return 0;
+}
+
+/* an exact tuple of at most MAXP seats in 0..players-1 */
+static int slot_seats(PyObject *t, int players, int8_t *out, int *n) {
+    if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) > MAXP)
+        return -1;
+    *n = (int)PyTuple_GET_SIZE(t);
+    for (int k = 0; k < *n; k++) {
+        long v;
+        if (slot_long(PyTuple_GET_ITEM(t, k), 0, players - 1, &v))
+            return -1;
+        out[k] = (int8_t)v;
+    }
+    return 0;
+}
+
+/* the occupancy int's set bits, in increasing order, into st as read_state's occupy()
+ * calls put them: the bits of one cell are consecutive and the cells come in increasing
+ * spiral order, so each cell is the last one added or a new one (no search) */
+static int slot_occupancy(PyObject *occ, KState *st) {
+    unsigned char bytes[OCC_BYTES];
+    Py_ssize_t n;
+    uint64_t small;
+    if (!as_mask(occ, &small)) {
+        for (n = 0; n < 8; n++)
+            bytes[n] = (unsigned char)(small >> (8 * n));
+    } else if ((n = occupancy_raw(occ, bytes, OCC_BYTES)) < 0) {
+        return -1;
+    }
+    long last = -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        for (unsigned bits = bytes[k]; bits; bits &= bits - 1) {
+            long position = (long)k * 8 + __builtin_ctz(bits), index = position / 6;
+            if (index >= spiral_cells)
+                return -1;
+            uint8_t corner = (uint8_t)(1u << (position % 6));
+            if (index == last) {
+                st->occ_mask[st->nocc - 1] |= corner;
+                continue;
+            }
+            if (st->nocc >= MAXOCC)
+                return -1;
+            uint16_t cell = spiral[index];
+            st->occ_cell[st->nocc] = cell;
+            st->occ_mask[st->nocc++] = corner;
+            st->occ_bloom |= (uint64_t)1 << OCC_HASH(cell);
+            last = index;
+        }
+    return 0;
+}
+
+/* read_state(sp, state_tuple(state), st) read from the slots: 0 when read (the same
+ * KState, byte for byte), 1 when not (anything read_state would refuse or that is not of
+ * the exact classes and types: the caller takes the tuple path, which answers as before);
+ * every check of read_state is made here, in its order */
+static int read_slots(const Spec *sp, PyObject *state, KState *st) {
+    memset(st, 0, sizeof *st);
+    if (!step_ready || !complete(state, &L_state))
+        return 1;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    PyObject *board = FIELD(state, L_state, S_BOARD);
+    if (!complete(context, &L_context) || !complete(board, &L_board))
+        return 1;
+#define CF(i) FIELD(context, L_context, i)
+#define SF(i) FIELD(state, L_state, i)
+    long v;
+    if (as_long(CF(C_PLAYERS), &v) || v != sp->players)
+        return 1;
+    PyObject *seed = CF(C_SEED);
+    if (!PyLong_CheckExact(seed))
+        return 1;
+    st->seed = PyLong_AsUnsignedLongLong(seed);
+    if (st->seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (slot_long(CF(C_ROUND), 0, LONG_MAX, &v) || v > ((int64_t)1 << 62))
+        return 1;
+    st->round_number = v;
+    PyObject *deck = CF(C_DECK);
+    if (!PyTuple_CheckExact(deck) || PyTuple_GET_SIZE(deck) > MAXT)
+        return 1;
+    st->ndeck = (int)PyTuple_GET_SIZE(deck);
+    for (int i = 0; i < st->ndeck; i++) {
+        if (slot_long(PyTuple_GET_ITEM(deck, i), 0, sp->n - 1, &v))
+            return 1;
+        st->deck[i] = (int8_t)v;
+    }
+    if (slot_long(SF(S_STOCK), 0, st->ndeck, &v))
+        return 1;
+    st->stock_pos = (int)v;
+    PyObject *hands = SF(S_HANDS);
+    if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != sp->players)
+        return 1;
+    mask_t held = 0;
+    for (int s = 0; s < sp->players; s++) { /* (read_mask: the tuple path's reader of masks) */
+        if (read_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s])) {
+            PyErr_Clear();
+            return 1;
+        }
+        if ((st->hands[s] & ~sp->full) || (st->hands[s] & held))
+            return 1;
+        held |= st->hands[s];
+    }
+    if (slot_long(SF(S_PLAYER), 0, sp->players - 1, &v))
+        return 1;
+    st->current = (int)v;
+    if (slot_ints(CF(C_SCORES), sp->players, st->scores))
+        return 1;
+    if (slot_long(CF(C_OPENING), -1, sp->n - 1, &v))
+        return 1;
+    st->opening = (int)v;
+    if (read_mask(SF(S_DRAWN), &st->drawn)) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (st->drawn & ~sp->full)
+        return 1;
+    if (slot_long(SF(S_DCOUNT), 0, MAXT, &v) || (sp->max_per_turn && v > sp->max_per_turn))
+        return 1;
+    st->drawn_count = (int)v;
+    if (slot_long(CF(C_DIRECTION), -1, 1, &v) || v == 0)
+        return 1;
+    st->direction = (int)v;
+    PyObject *out = CF(C_OUT);
+    if (!PyTuple_CheckExact(out) || PyTuple_GET_SIZE(out) > sp->players)
+        return 1;
+    st->nout = (int)PyTuple_GET_SIZE(out);
+    for (int k = 0; k < st->nout; k++) {
+        if (slot_long(PyTuple_GET_ITEM(out, k), 0, sp->players - 1, &v))
+            return 1;
+        for (int j = 0; j < k; j++)
+            if (st->out[j] == v)
+                return 1;
+        st->out[k] = (int8_t)v;
+    }
+    if (slot_ints(CF(C_PLAYPOINTS), sp->players, st->play_points))
+        return 1;
+    if (slot_long(CF(C_PHASE), PLAYING, GAME_OVER, &v))
+        return 1;
+    st->phase = (int)v;
+    if (st->phase == PLAYING && !st->hands[st->current])
+        return 1;
+    if (slot_long(SF(S_LAST), -1, sp->players - 1, &v))
+        return 1;
+    st->last_placer = (int)v;
+    if (slot_long(CF(C_WINNER), -1, sp->nsides - 1, &v))
+        return 1;
+    st->match_winner = (int)v;
+    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS), *ends = FIELD(board, L_board, B_ENDS);
+    if (!PyTuple_CheckExact(placements) || PyTuple_GET_SIZE(placements) > INT_MAX ||
+        !PyTuple_CheckExact(ends) || PyTuple_GET_SIZE(ends) > MAXE)
+        return 1;
+    st->nplaced = (int)PyTuple_GET_SIZE(placements);
+    st->nends = (int)PyTuple_GET_SIZE(ends);
+    for (int e = 0; e < st->nends; e++) {
+        PyObject *end = PyTuple_GET_ITEM(ends, e);
+        long value, free, cell, side;
+        if (!complete(end, &L_end) ||
+            slot_long(FIELD(end, L_end, E_VALUE), -FACE0, NFACE - FACE0 - 1, &value) ||
+            slot_long(FIELD(end, L_end, E_FREE), 0, 3, &free) ||
+            slot_long(FIELD(end, L_end, E_CELL), LONG_MIN, LONG_MAX, &cell) ||
+            slot_long(FIELD(end, L_end, E_SIDE), INT8_MIN, INT8_MAX, &side))
+            return 1; /* (a side beyond int8: the tuple path, which reads it as before) */
+        st->ends[e].value = (int8_t)value;
+        st->ends[e].free = (uint8_t)free;
+        st->ends[e].side = (int8_t)side;
+        if (sp->bends) {
+            if (cell < 0 || cell >= spiral_cells || side < 0 || side > 5)
+                return 1;
+            st->ends[e].cell = spiral[cell];
+        }
+    }
+    if (slot_occupancy(FIELD(board, L_board, B_OCC), st))
+        return 1;
+    PyObject *results = CF(C_RESULTS);
+    if (!PyTuple_CheckExact(results))
+        return 1;
+    if (PyTuple_GET_SIZE(results)) {
+        PyObject *last = PyTuple_GET_ITEM(results, PyTuple_GET_SIZE(results) - 1);
+        if (!complete(last, &L_result))
+            return 1;
+        st->has_result = 1;
+        if (slot_long(FIELD(last, L_result, 1), INT_MIN, INT_MAX, &v))
+            return 1;
+        st->r_blocked = (int)v;
+        if (slot_seats(FIELD(last, L_result, 2), sp->players, st->r_order, &st->r_nout) ||
+            slot_seats(FIELD(last, L_result, 5), sp->players, st->r_winners, &st->r_nwinners) ||
+            slot_ints(FIELD(last, L_result, 3), sp->players, st->r_hand) ||
+            slot_ints(FIELD(last, L_result, 4), sp->players, st->r_points))
+            return 1;
+    }
+#undef CF
+#undef SF
+    return 0;
+}
+
+/* play(spec, state, count, policy, seed, until_match, record, first, outcome_class): run
+ * for a GameState (the seed taken modulo 2**64), the outcomes as a tuple; NotImplemented
+ * when the state is not for state_of or the spec is a triangle game's (the caller then
+ * calls run with the Python state_tuple) */
+static PyObject *k_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "play takes 9 arguments");
+        return NULL;
+    }
+    if (!PyCapsule_IsValid(args[0], "bendolib._kernel.Spec"))
+        Py_RETURN_NOTIMPLEMENTED; /* a triangle spec (or not a spec): run decides */
+    Spec *sp = get_spec(args[0]);
+    PyObject *cls = args[8], *first = args[7];
+    if (!sp)
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "kernel: the outcome class must be a tuple subclass");
+        return NULL;
+    }
+    Py_ssize_t count = PyLong_AsSsize_t(args[2]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "kernel: a negative count");
+        return NULL;
+    }
+    long policy = PyLong_AsLong(args[3]);
+    if (policy == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyLong_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "kernel: the seed must be an int");
+        return NULL;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[4]);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    int until_match = PyObject_IsTrue(args[5]), record = PyObject_IsTrue(args[6]);
+    if (until_match < 0 || record < 0)
+        return NULL;
+    KState root;
+    if (read_slots(sp, args[1], &root)) {
+        /* not read from the slots: the state tuple (built here, or in Python) */
+        PyObject *flat = state_of(args[1]);
+        if (!flat) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        int err = read_state(sp, flat, &root);
+        Py_DECREF(flat);
+        if (err)
+            return NULL;
+    }
+    return run_from(sp, &root, count, (int)policy, seed, until_match, record, first, cls, 1);
+}
+
+/* deal(spec, rules, players, seed, empty_board): engine.new_game(rules, players, seed)
+ * for arguments new_game has checked, the round dealt by deal_round (the playouts' deal,
+ * the same shuffle, hands and start decision as engine._deal); None when this path does
+ * not deal it (table tiles, a start policy or a deal the kernel leaves to the engine, a
+ * spec for other players): the Python engine deals it then.  The values built here are
+ * the library's own (a permutation of the tile indices, disjoint hands, a seat in range),
+ * so the state is made from its slots, as engine._deal_from makes it, unchecked. */
+static PyObject *k_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "deal takes 5 arguments");
+        return NULL;
+    }
+    if (!step_ready || !PyCapsule_IsValid(args[0], "bendolib._kernel.Spec"))
+        Py_RETURN_NONE;
+    const Spec *sp = get_spec(args[0]);
+    if (!sp)
+        return NULL;
+    PyObject *rules = args[1], *players = args[2], *seed = args[3], *board = args[4];
+    long count;
+    if (as_long(players, &count) || count != sp->players || sp->table_tiles || sp->hand_size < 1 ||
+        !PyLong_Check(seed))
+        Py_RETURN_NONE;
+    KState st;
+    memset(&st, 0, sizeof st);
+    st.seed = PyLong_AsUnsignedLongLong(seed);
+    if (st.seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (deal_round(sp, &st, 1))
+        Py_RETURN_NONE; /* no deal here: the engine deals (or raises) */
+    PyObject *deck = PyTuple_New(st.ndeck), *hands = PyTuple_New(sp->players);
+    PyObject *scores = PyTuple_New(sp->players), *play_points = PyTuple_New(sp->players);
+    PyObject *opening = PyLong_FromLong(st.opening), *player = PyLong_FromLong(st.current);
+    PyObject *stock = PyLong_FromLong(st.stock_pos), *round = PyLong_FromLong(1);
+    PyObject *one = PyLong_FromLong(1), *minus = PyLong_FromLong(-1), *none = PyTuple_New(0);
+    PyObject *context = NULL, *state = NULL;
+    if (!deck || !hands || !scores || !play_points || !opening || !player || !stock || !round ||
+        !one || !minus || !none)
+        goto done;
+    for (int i = 0; i < st.ndeck; i++) {
+        PyObject *x = PyLong_FromLong(st.deck[i]);
+        if (!x)
+            goto done;
+        PyTuple_SET_ITEM(deck, i, x);
+    }
+    for (int s = 0; s < sp->players; s++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(st.hands[s]);
+        if (!x)
+            goto done;
+        PyTuple_SET_ITEM(hands, s, x);
+        Py_INCREF(s_zero);
+        PyTuple_SET_ITEM(scores, s, s_zero);
+        Py_INCREF(s_zero);
+        PyTuple_SET_ITEM(play_points, s, s_zero);
+    }
+    /* engine._deal_from: _new_context(rules, players, seed, round_number, deck, scores,
+     * opening, 1, (), zeros, results, PLAYING, -1, (), None) */
+    PyObject *context_values[15] = {rules, players, seed, round, deck, scores, opening, one,
+                                    none, play_points, none, s_zero, minus, none, Py_None};
+    if (!(context = make(&L_context, context_values)))
+        goto done;
+    /* _new_state(hands, board, player, pos, 0, 0, -1, None, context) */
+    PyObject *state_values[9] = {hands, board, player, stock, s_zero, s_zero, minus, Py_None,
+                                 context};
+    state = make(&L_state, state_values);
+done:
+    Py_XDECREF(deck);
+    Py_XDECREF(hands);
+    Py_XDECREF(scores);
+    Py_XDECREF(play_points);
+    Py_XDECREF(opening);
+    Py_XDECREF(player);
+    Py_XDECREF(stock);
+    Py_XDECREF(round);
+    Py_XDECREF(one);
+    Py_XDECREF(minus);
+    Py_XDECREF(none);
+    Py_XDECREF(context);
+    return state;
+}
+
+/* -- playouts(state, count) in one C call (issue 24, point 3) ---------------------------- */
+
+/* the latest rule set playouts compiled (bendolib.playouts._compiled): quick serves its
+ * states; strong references, replaced by quick_set */
+static PyObject *q_rules = NULL, *q_spec = NULL, *q_policies = NULL, *q_outcome = NULL;
+static long q_players = -1;
+
+/* quick_set(rules, players, spec, policies, outcome_class): the rule set quick serves
+ * (spec None, or a triangle game's: none) */
+static PyObject *k_quick_set(PyObject *self, PyObject *args) {
+    PyObject *rules, *spec, *policies, *cls;
+    long players;
+    if (!PyArg_ParseTuple(args, "OlOO!O", &rules, &players, &spec, &PyTuple_Type, &policies, &cls))
+        return NULL;
+    int chain = PyCapsule_IsValid(spec, KNAME(".Spec"));
+    if (chain && (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type))) {
+        PyErr_SetString(PyExc_TypeError, "kernel: the outcome class must be a tuple subclass");
+        return NULL;
+    }
+    Py_CLEAR(q_rules);
+    Py_CLEAR(q_spec);
+    Py_CLEAR(q_policies);
+    Py_CLEAR(q_outcome);
+    q_players = -1;
+    if (chain) {
+        Py_INCREF(rules);
+        Py_INCREF(spec);
+        Py_INCREF(policies);
+        Py_INCREF(cls);
+        q_rules = rules;
+        q_spec = spec;
+        q_policies = policies;
+        q_outcome = cls;
+        q_players = players;
+    }
+    Py_RETURN_NONE;
+}
+
+/* an exact str equal to ``text`` (an interned literal: mostly the same object) */
+static inline int same_text(PyObject *v, PyObject *text) {
+    return v == text || (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, text) == 0);
+}
+
+/* quick(state, count, policy, seed, until, record): bendolib.playouts.playouts(state,
+ * count, policy=..., seed=..., until=..., record=...) for the rule set of quick_set and
+ * arguments of the exact common types (count None or an int >= 0, policy and until known
+ * strs, seed an int, record a bool) and a state read_slots reads; NotImplemented for
+ * anything else (playouts then checks and plays as before); UnsupportedError as run */
+static PyObject *k_quick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "quick takes 6 arguments");
+        return NULL;
+    }
+    PyObject *state = args[0], *count_obj = args[1], *policy = args[2], *seed_obj = args[3];
+    PyObject *until = args[4], *record = args[5];
+    if (!q_spec || !step_ready || !complete(state, &L_state))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    long players, count = 1, code = -1;
+    if (!complete(context, &L_context) || FIELD(context, L_context, C_RULES) != q_rules ||
+        as_long(FIELD(context, L_context, C_PLAYERS), &players) || players != q_players ||
+        (count_obj != Py_None && (as_long(count_obj, &count) || count < 0)) ||
+        !PyLong_CheckExact(seed_obj) || (record != Py_True && record != Py_False))
+        Py_RETURN_NOTIMPLEMENTED;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(q_policies) && code < 0; k++)
+        if (same_text(policy, PyTuple_GET_ITEM(q_policies, k)))
+            code = (long)k;
+    static PyObject *round_text = NULL, *match_text = NULL;
+    if (!round_text && (!(round_text = PyUnicode_InternFromString("round")) ||
+                        !(match_text = PyUnicode_InternFromString("match"))))
+        return NULL;
+    int until_match = same_text(until, match_text);
+    if (code < 0 || (!until_match && !same_text(until, round_text)))
+        Py_RETURN_NOTIMPLEMENTED;
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    PyObject *spec = q_spec, *cls = q_outcome; /* held: another thread may quick_set */
+    Py_INCREF(spec);
+    Py_INCREF(cls);
+    KState root;
+    PyObject *out;
+    const Spec *sp = get_spec(spec);
+    if (!sp)
+        out = NULL;
+    else if (read_slots(sp, state, &root))
+        out = Py_NewRef(Py_NotImplemented);
+    else
+        out = run_from(sp, &root, count, (int)code, seed, until_match, record == Py_True, Py_None,
+                       cls, 1);
+    Py_DECREF(spec);
+    Py_DECREF(cls);
+    return out;
+}
+
+/* read_agrees(spec, state): None when read_slots leaves the state to the tuple path, else
+ * whether it read the KState read_state reads from the state tuple, byte for byte (a
+ * test's check of read_slots) */
+static PyObject *k_read_agrees(PyObject *self, PyObject *args) {
+    PyObject *capsule, *state;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &state))
+        return NULL;
+    Spec *sp = get_spec(capsule);
+    if (!sp)
+        return NULL;
+    KState *a = PyMem_Calloc(2, sizeof(KState));
+    if (!a)
+        return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (read_slots(sp, state, &a[0])) {
+        out = Py_None;
+        Py_INCREF(out);
+    } else {
+        PyObject *flat = state_of(state);
+        if (flat) {
+            if (!read_state(sp, flat, &a[1]))
+                out = PyBool_FromLong(!memcmp(&a[0], &a[1], sizeof(KState)));
+            Py_DECREF(flat);
+        } else if (!PyErr_Occurred()) {
+            out = Py_False; /* read from the slots, not by the tuple path */
+            Py_INCREF(out);
+        }
+    }
+    PyMem_Free(a);
+    return out;
+}
+
+/* the latest rule set and player count new_game dealt by deal (engine._deal_spec, after
+ * new_game's checks of them): deal_quick deals for them */
+static PyObject *d_rules = NULL, *d_spec = NULL, *d_board = NULL;
+static long d_players = -1;
+
+/* deal_set(rules, players, spec, empty_board): the rule set deal_quick deals (spec None:
+ * none) */
+static PyObject *k_deal_set(PyObject *self, PyObject *args) {
+    PyObject *rules, *spec, *board;
+    long players;
+    if (!PyArg_ParseTuple(args, "OlOO", &rules, &players, &spec, &board))
+        return NULL;
+    Py_CLEAR(d_rules);
+    Py_CLEAR(d_spec);
+    Py_CLEAR(d_board);
+    d_players = -1;
+    if (PyCapsule_IsValid(spec, "bendolib._kernel.Spec")) {
+        d_rules = Py_NewRef(rules);
+        d_spec = Py_NewRef(spec);
+        d_board = Py_NewRef(board);
+        d_players = players;
+    }
+    Py_RETURN_NONE;
+}
+
+/* deal_quick(rules, players, seed): new_game(rules, players, seed) for the rule set and
+ * player count of deal_set, an exact int players and an exact int seed of 0..2**64-1
+ * (the checks new_game makes, passed); None for anything else (new_game checks it) */
+static PyObject *k_deal_quick(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    long players;
+    if (nargs != 3 || !d_spec || args[0] != d_rules || as_long(args[1], &players) ||
+        players != d_players || !PyLong_CheckExact(args[2]))
+        Py_RETURN_NONE;
+    PyObject *spec = Py_NewRef(d_spec), *board = Py_NewRef(d_board);
+    PyObject *call[5] = {spec, args[0], args[1], args[2], board};
+    PyObject *out = k_deal(self, call, 5); /* (a negative seed or one beyond: None) */
+    Py_DECREF(spec);
+    Py_DECREF(board);
+    return out;
+}
+
+#define STATE_OBJ_METHODS                                                                  \
+    {"state_of", k_state_of, METH_O, "state_of(state) -> the state tuple, or None"},       \
+    {"quick_set", k_quick_set, METH_VARARGS,                                               \
+     "quick_set(rules, players, spec, policies, outcome): the rule set quick serves"},     \
+    {"quick", (PyCFunction)(void (*)(void))k_quick, METH_FASTCALL,                         \
+     "quick(state, count, policy, seed, until, record) -> playouts(...), or NotImplemented"}, \
+    {"read_agrees", k_read_agrees, METH_VARARGS,                                           \
+     "read_agrees(spec, state) -> None, or whether both readers read the same state"},    \
+    {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,                           \
+     "play(spec, state, count, policy, seed, until_match, record, first, outcome) -> "     \
+     "outcomes, or NotImplemented"},                                                     \
+    {"deal_set", k_deal_set, METH_VARARGS,                                                 \
+     "deal_set(rules, players, spec, empty_board): the rule set deal_quick deals"},        \
+    {"deal_quick", (PyCFunction)(void (*)(void))k_deal_quick, METH_FASTCALL,               \
+     "deal_quick(rules, players, seed) -> new_game(...), or None"},                        \
+    {"deal", (PyCFunction)(void (*)(void))k_deal, METH_FASTCALL,                           \
+     "deal(spec, rules, players, seed, empty_board) -> new_game's state, or None"},
