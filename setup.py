@@ -48,8 +48,8 @@ setup(
             ]
         ),
         # the playout parts with 256-bit masks (BENDOLIB_HUGE, _kernel.d/mask256.h): tile
-        # sets of 129 to 256 tiles (double-15 to double-21); C parts compiled as C++, which
-        # g++ takes with -fpermissive: built on Linux (gcc) only, and never required
+        # sets of 129 to 256 tiles (double-15 to double-21); the parts compiled as C++ (they
+        # keep to the common subset of C and C++): built on Linux only, and never required
         *(
             [
                 Extension(
@@ -58,7 +58,7 @@ setup(
                     depends=parts,
                     language="c++",
                     optional=True,
-                    extra_compile_args=["-std=c++17", "-fpermissive", "-Wno-unused-parameter"],
+                    extra_compile_args=["-std=c++17", "-Wno-unused-parameter"],
                     extra_link_args=strip,
                 )
             ]

@@ -4,9 +4,10 @@
  * of 129 to 256 tiles (double-15's 136 up to double-21's 253): with BENDOLIB_HUGE,
  * _kernel.d/kernel.h makes a mask the 256-bit value type of _kernel.d/mask256.h, whose
  * C++ operators are those the parts use on the integer masks of the other builds, and a
- * tile index an unsigned byte.  The parts are C: g++ compiles them with -fpermissive
- * (void * converted without a cast, a goto past an initialisation), so this build is
- * made by gcc only (setup.py); elsewhere such sets play on the Python engine.
+ * tile index an unsigned byte.  The playout parts are written in the common subset of
+ * C and C++ (an allocation cast to its type, no goto past an initialisation), so g++
+ * compiles them as they are; setup.py builds this on Linux only (untested elsewhere),
+ * never as a required extension; elsewhere such sets play on the Python engine.
  * bendolib.playouts sends a chain rule set here when its tile set has more than 128 tiles.
  */
 #define BENDOLIB_HUGE 1

@@ -230,7 +230,7 @@ static PyObject *tri_compile(PyObject *arg);
 static PyObject *k_compile(PyObject *self, PyObject *arg) {
     if (PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) && PyUnicode_Check(PyTuple_GET_ITEM(arg, 0)))
         return tri_compile(arg); /* ("triangles", ...): tri.c */
-    Spec *sp = PyMem_Malloc(sizeof(Spec));
+    Spec *sp = (Spec *)PyMem_Malloc(sizeof(Spec));
     if (!sp)
         return PyErr_NoMemory();
     if (read_spec(arg, sp)) {
@@ -460,5 +460,5 @@ static int read_state(const Spec *sp, PyObject *t, KState *st) {
 }
 
 static Spec *get_spec(PyObject *capsule) {
-    return PyCapsule_GetPointer(capsule, KNAME(".Spec"));
+    return (Spec *)PyCapsule_GetPointer(capsule, KNAME(".Spec"));
 }

@@ -138,7 +138,7 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
         if (b->record) {
             if (*used >= *capacity) {
                 size_t grown = 2 * *capacity + 4096;
-                int *more = PyMem_RawRealloc(*choices, grown * sizeof(int));
+                int *more = (int *)PyMem_RawRealloc(*choices, grown * sizeof(int));
                 if (!more)
                     return E_NO_MEMORY;
                 *choices = more;

@@ -48,7 +48,7 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
     KMove root_moves[MAXMOVES];
     List root_list = {root_moves, 0, 0};
     if (first != Py_None && list_moves(sp, root_state, &root_list))
-        return raise_for(-1), NULL;
+        return raise_for(-1), (PyObject *)NULL;
     PyObject *results = NULL;
     long *forced = NULL;
     /* buffers for the playouts of one chunk, not always CHUNK states (1.2 MB): a small
@@ -61,9 +61,9 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
     int few_moves[FEW];
     size_t few_starts[FEW];
     int few = chunk <= FEW;
-    KState *finals = few ? few_finals : PyMem_Malloc(chunk * sizeof(KState));
-    int *moves = few ? few_moves : PyMem_Malloc(chunk * sizeof(int));
-    size_t *starts = few ? few_starts : PyMem_Malloc(chunk * sizeof(size_t));
+    KState *finals = few ? few_finals : (KState *)PyMem_Malloc(chunk * sizeof(KState));
+    int *moves = few ? few_moves : (int *)PyMem_Malloc(chunk * sizeof(int));
+    size_t *starts = few ? few_starts : (size_t *)PyMem_Malloc(chunk * sizeof(size_t));
     int *choices = NULL;
     size_t used = 0, capacity = 0;
     Batch batch; /* (set below: declared before the gotos, as C++ wants in _kernel_huge.cc) */
@@ -72,7 +72,7 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
         goto fail;
     }
     if (first != Py_None) {
-        forced = PyMem_Malloc((count ? count : 1) * sizeof(long));
+        forced = (long *)PyMem_Malloc((count ? count : 1) * sizeof(long));
         if (!forced) {
             PyErr_NoMemory();
             goto fail;
@@ -176,7 +176,7 @@ static PyObject *k_listing(PyObject *self, PyObject *args) {
     KMove buffer[MAXMOVES];
     List list = {buffer, 0, 0};
     if (list_moves(sp, &st, &list))
-        return raise_for(-1), NULL;
+        return raise_for(-1), (PyObject *)NULL;
     PyObject *out = PyTuple_New(list.count);
     if (!out)
         return NULL;
@@ -226,7 +226,7 @@ static PyObject *k_perft(PyObject *self, PyObject *args) {
         return NULL;
     long long total = 0;
     if (perft(sp, &st, depth, &total))
-        return raise_for(-1), NULL;
+        return raise_for(-1), (PyObject *)NULL;
     return PyLong_FromLongLong(total);
 }
 
@@ -269,5 +269,5 @@ static PyObject *k_walk(PyObject *self, PyObject *args) {
     return counts;
 fail:
     Py_DECREF(counts);
-    return raise_for(-1), NULL;
+    return raise_for(-1), (PyObject *)NULL;
 }
