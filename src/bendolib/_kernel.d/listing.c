@@ -44,34 +44,6 @@ static inline void push_turns(const Spec *sp, const KState *st, List *list, int 
         push(list, K_PLACE, e, tile, inward, shows, RIGHT);
 }
 
-/* the tiles that may be laid at end e turning `turn` under the even-closure rule: every
- * other end the new end would face must be shown, so only the tile carrying both the end's
- * value and that end's value passes.  One mask per end and turn instead of closes_evenly()
- * per candidate (issue 24: the closing check was 18% of a Basic playout; with the
- * mask test in fitting() and next_seat() without divisions: -4.7% instructions per
- * Basic playout, callgrind, docs/performance.md). */
-static mask_t closing_mask(const Spec *sp, const KState *st, int e, int turn) {
-    /* the cell and side facing the new end, by (side, turn), as step() gives them
-     * (DELTA[side] + DELTA[exit], (exit + 3) % 6):
-     * a table instead of four modulos per call (with the occ_bloom filter: -7.1%
-     * instructions per Basic playout) */
-    static const int AHEAD[6][3] = {{0, 1, 255},   {0, -255, 256}, {0, -256, 1},
-                                    {0, -1, -255}, {0, 255, -256}, {0, 256, -1}};
-    static const int8_t BACK[6][3] = {{0, 5, 1}, {0, 0, 2}, {0, 1, 3},
-                                      {0, 2, 4}, {0, 3, 5}, {0, 4, 0}};
-    const KEnd *end = &st->ends[e];
-    uint16_t facing = (uint16_t)(end->cell + AHEAD[end->side][turn]);
-    int back = BACK[end->side][turn], value = end->value;
-    mask_t ok = ~(mask_t)0;
-    for (int i = 0; i < st->nends; i++)
-        if (i != e && st->ends[i].cell == facing && st->ends[i].side == back) {
-            int need = st->ends[i].value;
-            ok &= need == value ? sp->face[value + FACE0] & sp->doubles
-                                : sp->face[value + FACE0] & sp->face[need + FACE0];
-        }
-    return ok;
-}
-
 /* every placement of a tile of `mask`, in the engine's order (bendolib._placing) */
 static void list_places(const Spec *sp, const KState *st, mask_t mask, List *list) {
     if (st->nplaced == 0) {
@@ -79,45 +51,39 @@ static void list_places(const Spec *sp, const KState *st, mask_t mask, List *lis
             push_opening(sp, list, lowest_bit(m));
         return;
     }
+    if (!sp->general) {
+        /* the masks of KState.reach: per end, the tiles in ascending order, each laid
+         * turning left, then right (issue 24: the listing was ~40% of a Basic playout,
+         * recomputing the free turns' and the closing rule's masks every time) */
+        Reach local;
+        const Reach *reach = reach_of(sp, st, &local);
+        for (int e = 0; e < st->nends; e++) {
+            int value = st->ends[e].value;
+            mask_t left = mask & reach->at[e][0], right = mask & reach->at[e][1];
+            if (!sp->bends) {
+                for (mask_t m = left; m; m &= m - 1) {
+                    int t = lowest_bit(m);
+                    int shows = (sp->a[t] == value) ? sp->b[t] : sp->a[t];
+                    push(list, K_PLACE, e, t, value, shows, STRAIGHT);
+                }
+                continue;
+            }
+            for (mask_t m = left | right; m; m &= m - 1) {
+                int t = lowest_bit(m);
+                int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
+                if ((left >> t) & 1)
+                    push(list, K_PLACE, e, t, value, shows, LEFT);
+                if ((right >> t) & 1)
+                    push(list, K_PLACE, e, t, value, shows, RIGHT);
+            }
+        }
+        return;
+    }
     for (int e = 0; e < st->nends; e++) {
         const KEnd *end = &st->ends[e];
         int free = end->free, value = end->value;
         if (!free)
             continue;
-        if (!sp->general) {
-            if (!sp->bends) {
-                for (mask_t m = mask & sp->face[value + FACE0]; m; m &= m - 1) {
-                    int t = lowest_bit(m);
-                    int shows = (sp->a[t] == value) ? sp->b[t] : sp->a[t];
-                    push(list, K_PLACE, e, t, value, shows, STRAIGHT);
-                }
-            } else if (sp->even_closure) {
-                /* the closing rule as two masks (closing_mask), not a check per tile */
-                mask_t left = (free & LEFT) ? mask & sp->fit[value + FACE0][LEFT] : 0;
-                mask_t right = (free & RIGHT) ? mask & sp->fit[value + FACE0][RIGHT] : 0;
-                if (left)
-                    left &= closing_mask(sp, st, e, LEFT);
-                if (right)
-                    right &= closing_mask(sp, st, e, RIGHT);
-                for (mask_t m = left | right; m; m &= m - 1) {
-                    int t = lowest_bit(m);
-                    int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
-                    if ((left >> t) & 1)
-                        push(list, K_PLACE, e, t, value, shows, LEFT);
-                    if ((right >> t) & 1)
-                        push(list, K_PLACE, e, t, value, shows, RIGHT);
-                }
-            } else {
-                for (mask_t m = mask & sp->fit[value + FACE0][free]; m; m &= m - 1) {
-                    int t = lowest_bit(m);
-                    int flipped = sp->a[t] != value;
-                    int allowed = free & sp->turn[2 * t + flipped];
-                    int shows = flipped ? sp->a[t] : sp->b[t];
-                    push_turns(sp, st, list, e, t, value, shows, allowed);
-                }
-            }
-            continue;
-        }
         /* wild faces: the general listing */
         for (mask_t m = mask & (sp->face[value + FACE0] | sp->wild_mask); m; m &= m - 1) {
             int t = lowest_bit(m);
@@ -151,33 +117,12 @@ static mask_t fitting(const Spec *sp, const KState *st, mask_t mask) {
         return 0;
     if (st->nplaced == 0)
         return mask;
+    if (!sp->general) {
+        /* issue 24: fits() building the whole legal list was 26% of a Basic playout */
+        Reach local;
+        return mask & reach_of(sp, st, &local)->all;
+    }
     mask_t found = 0;
-    if (!sp->general && !sp->even_closure) {
-        for (int e = 0; e < st->nends; e++) {
-            const KEnd *end = &st->ends[e];
-            if (!end->free)
-                continue;
-            found |= sp->bends ? sp->fit[end->value + FACE0][end->free]
-                               : sp->face[end->value + FACE0];
-        }
-        return found & mask;
-    }
-    if (!sp->general && sp->bends) {
-        /* even closing: the same masks as list_places, without building the list (issue
-         * 24: fits() building the whole legal list was 26% of a Basic playout; see
-         * closing_mask for what it bought) */
-        for (int e = 0; e < st->nends; e++) {
-            const KEnd *end = &st->ends[e];
-            for (int turn = LEFT; turn <= RIGHT; turn++) {
-                if (!(end->free & turn))
-                    continue;
-                mask_t cand = mask & sp->fit[end->value + FACE0][turn] & ~found;
-                if (cand)
-                    found |= cand & closing_mask(sp, st, e, turn);
-            }
-        }
-        return found;
-    }
     KMove buffer[MAXMOVES];
     List list = {buffer, 0, 0};
     list_places(sp, st, mask, &list);
@@ -187,23 +132,7 @@ static mask_t fitting(const Spec *sp, const KState *st, mask_t mask) {
 }
 
 /* true if some tile of `mask` can be placed (the engine's _fits) */
-static int fits(const Spec *sp, const KState *st, mask_t mask) {
-    if (!mask)
-        return 0;
-    if (st->nplaced == 0)
-        return 1;
-    if (!sp->general && !sp->even_closure) {
-        for (int e = 0; e < st->nends; e++) {
-            const KEnd *end = &st->ends[e];
-            if (!end->free)
-                continue;
-            mask_t cand = sp->bends ? sp->fit[end->value + FACE0][end->free]
-                                    : sp->face[end->value + FACE0];
-            if (mask & cand)
-                return 1;
-        }
-        return 0;
-    }
+static inline int fits(const Spec *sp, const KState *st, mask_t mask) {
     return fitting(sp, st, mask) != 0;
 }
 

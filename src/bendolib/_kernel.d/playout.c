@@ -36,45 +36,50 @@ static PyObject *int8_tuple(const int8_t *values, int n) {
     return t;
 }
 
-/* an Outcome (a NamedTuple class) of the final state */
+/* an Outcome (a NamedTuple class) of the final state.  Made the way tuple.__new__(cls,
+ * items) makes it (cls->tp_alloc, then the items), without the items and arguments
+ * tuples in between; and left untracked by the cyclic collector, with its tuples: they
+ * hold only ints, bools, None and such tuples, so no cycle can go through them (the
+ * collector untracks such tuples itself when it first meets them).  Issue 24: the
+ * collections of the growing list of tracked outcomes, and the two tuples more per
+ * outcome, were ~3,900 instructions of a ~27,000-instruction Basic playout. */
+static PyObject *untracked(PyObject *t) {
+    if (t && PyObject_IS_GC(t))
+        PyObject_GC_UnTrack(t);
+    return t;
+}
+
 static PyObject *outcome(PyObject *cls, const Spec *sp, const KState *st, int moves,
                          PyObject *choices) {
     int players = sp->players;
-    PyObject *items = PyTuple_New(10);
-    if (!items)
+    PyObject *made = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 10);
+    if (!made)
         return NULL;
-    PyTuple_SET_ITEM(items, 0, int64_tuple(st->scores, players));
-    PyTuple_SET_ITEM(items, 1, PyLong_FromLong(st->phase));
-    PyTuple_SET_ITEM(items, 2, PyLong_FromLong(st->match_winner));
+    PyTuple_SET_ITEM(made, 0, untracked(int64_tuple(st->scores, players)));
+    PyTuple_SET_ITEM(made, 1, PyLong_FromLong(st->phase));
+    PyTuple_SET_ITEM(made, 2, PyLong_FromLong(st->match_winner));
     if (st->has_result) {
-        PyTuple_SET_ITEM(items, 3, PyBool_FromLong(st->r_blocked));
-        PyTuple_SET_ITEM(items, 4, int8_tuple(st->r_order, st->r_nout));
-        PyTuple_SET_ITEM(items, 5, int64_tuple(st->r_hand, players));
-        PyTuple_SET_ITEM(items, 6, int64_tuple(st->r_points, players));
-        PyTuple_SET_ITEM(items, 7, int8_tuple(st->r_winners, st->r_nwinners));
+        PyTuple_SET_ITEM(made, 3, PyBool_FromLong(st->r_blocked));
+        PyTuple_SET_ITEM(made, 4, untracked(int8_tuple(st->r_order, st->r_nout)));
+        PyTuple_SET_ITEM(made, 5, untracked(int64_tuple(st->r_hand, players)));
+        PyTuple_SET_ITEM(made, 6, untracked(int64_tuple(st->r_points, players)));
+        PyTuple_SET_ITEM(made, 7, untracked(int8_tuple(st->r_winners, st->r_nwinners)));
     } else {
-        PyTuple_SET_ITEM(items, 3, PyBool_FromLong(0));
-        PyTuple_SET_ITEM(items, 4, PyTuple_New(0));
-        PyTuple_SET_ITEM(items, 5, PyTuple_New(0));
-        PyTuple_SET_ITEM(items, 6, PyTuple_New(0));
-        PyTuple_SET_ITEM(items, 7, PyTuple_New(0));
+        PyTuple_SET_ITEM(made, 3, PyBool_FromLong(0));
+        PyTuple_SET_ITEM(made, 4, PyTuple_New(0));
+        PyTuple_SET_ITEM(made, 5, PyTuple_New(0));
+        PyTuple_SET_ITEM(made, 6, PyTuple_New(0));
+        PyTuple_SET_ITEM(made, 7, PyTuple_New(0));
     }
-    PyTuple_SET_ITEM(items, 8, PyLong_FromLong(moves));
+    PyTuple_SET_ITEM(made, 8, PyLong_FromLong(moves));
     Py_INCREF(choices);
-    PyTuple_SET_ITEM(items, 9, choices);
+    PyTuple_SET_ITEM(made, 9, untracked(choices));
     for (int i = 0; i < 10; i++)
-        if (!PyTuple_GET_ITEM(items, i)) {
-            Py_DECREF(items);
+        if (!PyTuple_GET_ITEM(made, i)) {
+            Py_DECREF(made);
             return NULL;
         }
-    PyObject *args = PyTuple_Pack(1, items);
-    Py_DECREF(items);
-    if (!args)
-        return NULL;
-    /* tuple.__new__(cls, items): the NamedTuple without its Python-level __new__ */
-    PyObject *made = PyTuple_Type.tp_new((PyTypeObject *)cls, args, NULL);
-    Py_DECREF(args);
-    return made;
+    return untracked(made);
 }
 
 static int raise_for(int err) {

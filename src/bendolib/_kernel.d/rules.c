@@ -646,6 +646,7 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
             after.nends = st->nends;
             after.nocc = st->nocc;
             after.occ_bloom = st->occ_bloom;
+            after.reach_ok = 0; /* placing the tile computes it */
             memcpy(after.ends, st->ends, sizeof st->ends);
             memcpy(after.occ_cell, st->occ_cell, st->nocc * sizeof st->occ_cell[0]);
             memcpy(after.occ_mask, st->occ_mask, st->nocc * sizeof st->occ_mask[0]);
