@@ -48,11 +48,13 @@ static inline uint8_t corners(const KState *st, uint16_t cell) {
 }
 
 static int occupy(KState *st, uint16_t cell, int corner) {
-    for (int i = 0; i < st->nocc; i++)
-        if (st->occ_cell[i] == cell) {
-            st->occ_mask[i] |= (uint8_t)(1u << corner);
-            return 0;
-        }
+    /* a cell not in occ_bloom is new: no scan (most placements open a new cell) */
+    if ((st->occ_bloom >> OCC_HASH(cell)) & 1)
+        for (int i = 0; i < st->nocc; i++)
+            if (st->occ_cell[i] == cell) {
+                st->occ_mask[i] |= (uint8_t)(1u << corner);
+                return 0;
+            }
     if (st->nocc >= MAXOCC)
         return E_UNSUPPORTED;
     st->occ_cell[st->nocc] = cell;
@@ -63,60 +65,58 @@ static int occupy(KState *st, uint16_t cell, int corner) {
 
 /* free turns of an end leaving cell through side: the positions beyond not overlapped */
 static inline uint8_t free_turns(const KState *st, uint16_t cell, int side) {
+    /* COLLISION((side + 3) % 6) and COLLISION((side + 4) % 6), without the divisions */
+    static const uint8_t BLOCKS_LEFT[6] = {COLLISION(3), COLLISION(4), COLLISION(5),
+                                           COLLISION(0), COLLISION(1), COLLISION(2)};
+    static const uint8_t BLOCKS_RIGHT[6] = {COLLISION(4), COLLISION(5), COLLISION(0),
+                                            COLLISION(1), COLLISION(2), COLLISION(3)};
     uint8_t used = corners(st, (uint16_t)(cell + DELTA[side]));
-    return (uint8_t)(((used & COLLISION((side + 3) % 6)) ? 0 : LEFT) |
-                     ((used & COLLISION((side + 4) % 6)) ? 0 : RIGHT));
+    return (uint8_t)(((used & BLOCKS_LEFT[side]) ? 0 : LEFT) |
+                     ((used & BLOCKS_RIGHT[side]) ? 0 : RIGHT));
 }
 
 /* -- what fits where ---------------------------------------------------------------- */
 
-/* the tiles that may be laid at end e turning `turn` under the even-closure rule: every
- * other end the new end would face must be shown, so only the tile carrying both the end's
- * value and that end's value passes.  One mask per end and turn instead of closes_evenly()
- * per candidate (issue 24: the closing check was 18% of a Basic playout; with the
- * mask test in fitting() and next_seat() without divisions: -4.7% instructions per
- * Basic playout, callgrind, docs/performance.md). */
-static mask_t closing_mask(const Spec *sp, const KState *st, int e, int turn) {
-    /* the cell and side facing the new end, by (side, turn), as step() gives them
-     * (DELTA[side] + DELTA[exit], (exit + 3) % 6):
-     * a table instead of four modulos per call (with the occ_bloom filter: -7.1%
-     * instructions per Basic playout) */
-    static const int AHEAD[6][3] = {{0, 1, 255},   {0, -255, 256}, {0, -256, 1},
-                                    {0, -1, -255}, {0, 255, -256}, {0, 256, -1}};
-    static const int8_t BACK[6][3] = {{0, 5, 1}, {0, 0, 2}, {0, 1, 3},
-                                      {0, 2, 4}, {0, 3, 5}, {0, 4, 0}};
-    const KEnd *end = &st->ends[e];
-    uint16_t facing = (uint16_t)(end->cell + AHEAD[end->side][turn]);
-    int back = BACK[end->side][turn], value = end->value;
-    mask_t ok = ~(mask_t)0;
-    for (int i = 0; i < st->nends; i++)
-        if (i != e && st->ends[i].cell == facing && st->ends[i].side == back) {
-            int need = st->ends[i].value;
-            ok &= need == value ? sp->face[value + FACE0] & sp->doubles
-                                : sp->face[value + FACE0] & sp->face[need + FACE0];
-        }
-    return ok;
+/* the masks of Reach for the board of st (a non-wild rule set, a tile on the board).
+ * Under the even-closure rule a placement whose new end would face another open end must
+ * show that end's number: only the tile carrying both numbers passes, one mask per end
+ * and turn instead of closes_evenly() per candidate (issue 24: the closing check was 18%
+ * of a Basic playout). */
+/* the tiles carrying the numbers v and w */
+static inline mask_t pair_mask(const Spec *sp, int v, int w) {
+    return v == w ? sp->face[v + FACE0] & sp->doubles : sp->face[v + FACE0] & sp->face[w + FACE0];
 }
 
-/* the masks of Reach for the board of st (a non-wild rule set, a tile on the board) */
 static void reach_compute(const Spec *sp, const KState *st, Reach *out) {
+    /* the cell and side facing the new end, by [side][turn == RIGHT], as step() gives them
+     * (DELTA[side] + DELTA[exit], (exit + 3) % 6): a table instead of four modulos */
+    static const int16_t AHEAD[6][2] = {{1, 255},    {-255, 256}, {-256, 1},
+                                        {-1, -255},  {255, -256}, {256, -1}};
+    static const int8_t BACK[6][2] = {{5, 1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 0}};
     mask_t all = 0;
-    for (int e = 0; e < st->nends; e++) {
+    int n = st->nends;
+    for (int e = 0; e < n; e++) {
         const KEnd *end = &st->ends[e];
-        int free = end->free, v = end->value + FACE0;
+        int free = end->free, value = end->value;
         mask_t left = 0, right = 0;
         if (!sp->bends) {
-            left = free ? sp->face[v] : 0;
+            left = free ? sp->face[value + FACE0] : 0;
         } else {
             if (free & LEFT)
-                left = sp->fit[v][LEFT];
+                left = sp->fit[value + FACE0][LEFT];
             if (free & RIGHT)
-                right = sp->fit[v][RIGHT];
-            if (sp->even_closure) {
-                if (left)
-                    left &= closing_mask(sp, st, e, LEFT);
-                if (right)
-                    right &= closing_mask(sp, st, e, RIGHT);
+                right = sp->fit[value + FACE0][RIGHT];
+            if (sp->even_closure && (left | right)) {
+                int side = end->side;
+                uint16_t ahead_left = (uint16_t)(end->cell + AHEAD[side][0]);
+                uint16_t ahead_right = (uint16_t)(end->cell + AHEAD[side][1]);
+                for (int i = 0; i < n; i++) {
+                    const KEnd *other = &st->ends[i];
+                    if (other->cell == ahead_left && other->side == BACK[side][0] && i != e)
+                        left &= pair_mask(sp, value, other->value);
+                    if (other->cell == ahead_right && other->side == BACK[side][1] && i != e)
+                        right &= pair_mask(sp, value, other->value);
+                }
             }
         }
         out->at[e][0] = left;
@@ -197,14 +197,13 @@ static int open_board(const Spec *sp, KState *st, const int *tiles, int count) {
 
 /* the new end's cell and side when a tile turning `turn` is laid at end e */
 static inline void step(const KEnd *end, int turn, uint16_t *target, int *corner, int *exit) {
-    *target = (uint16_t)(end->cell + DELTA[end->side]);
-    if (turn == LEFT) {
-        *corner = (end->side + 3) % 6;
-        *exit = (end->side + 2) % 6;
-    } else {
-        *corner = (end->side + 4) % 6;
-        *exit = (end->side + 4) % 6;
-    }
+    /* by [side][turn == RIGHT]: (side + 3, side + 2) and (side + 4, side + 4) mod 6 */
+    static const int8_t CORNER[6][2] = {{3, 4}, {4, 5}, {5, 0}, {0, 1}, {1, 2}, {2, 3}};
+    static const int8_t EXIT[6][2] = {{2, 4}, {3, 5}, {4, 0}, {5, 1}, {0, 2}, {1, 3}};
+    int side = end->side, right = turn != LEFT;
+    *target = (uint16_t)(end->cell + DELTA[side]);
+    *corner = CORNER[side][right];
+    *exit = EXIT[side][right];
 }
 
 /* lay a tile at end e (not an opening): the end now shows `shows` */

@@ -412,8 +412,8 @@ static inline int mod(int x, int n) { return ((x % n) + n) % n; }
 
 /* the next seat in the order of play that still holds tiles (engine._next_seat) */
 static int next_seat(const Spec *sp, const KState *st, int seat) {
-    /* a step of +-1 wraps with a compare, not mod()'s two divisions (issue 24: 12%; see
-     * closing_mask for what it bought) */
+    /* a step of +-1 wraps with a compare, not mod()'s two divisions (issue 24: 12%; with
+     * the closing rule as masks: -4.7% instructions per Basic playout, callgrind) */
     for (int k = 0; k < sp->players; k++) {
         seat += st->direction;
         if (seat >= sp->players || seat < 0)
