@@ -165,3 +165,104 @@ static int list_moves(const Spec *sp, const KState *st, List *list) {
     }
     return list->overflow ? E_UNSUPPORTED : 0;
 }
+
+/* -- a random legal move without the list ----------------------------------------- */
+
+/* the set bits of a sparse mask (a hand's tiles at one end): a loop per bit, cheaper
+ * than popcount64 where the build has no popcount instruction (x86-64 baseline) */
+static inline int sparse_count(mask_t m) {
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+/* the index of the k-th set bit of m (k < popcount(m)) */
+static inline int nth_bit(mask_t m, int k) {
+    for (; k > 0; k--)
+        m &= m - 1;
+    return lowest_bit(m);
+}
+
+/* the move list_moves would list at index k (SplitMix64.below over its count, as the
+ * random policy draws it), made without the list: its count from the masks of
+ * KState.reach, then only the move drawn (issue 24: listing every move was ~40% of a
+ * Basic playout; see play_one for what this buys).  For the rule sets without wild
+ * faces, a state in play or at the end of a round; *index is the move's index. */
+static void random_move(const Spec *sp, const KState *st, Rng *rng, KMove *out, int *index) {
+    KMove one[1];
+    List list = {one, 0, 0};
+    if (st->phase != PLAYING || st->opening >= 0) {
+        list_moves(sp, st, &list); /* one move: the next round, or the opening */
+        *out = one[0];
+        *index = 0;
+        return;
+    }
+    mask_t hand = st->hands[st->current];
+    if (st->drawn)
+        hand &= st->drawn;
+    Reach local;
+    mask_t left[MAXE], right[MAXE];
+    int places = 0, here[MAXE];
+    if (st->nplaced == 0) {
+        places = sparse_count(hand);
+    } else {
+        const Reach *reach = reach_of(sp, st, &local);
+        for (int e = 0; e < st->nends; e++) {
+            left[e] = hand & reach->at[e][0];
+            right[e] = hand & reach->at[e][1];
+            here[e] = sparse_count(left[e]) + sparse_count(right[e]);
+            places += here[e];
+        }
+    }
+    int extra = -1; /* the move after the placements, as list_moves adds it */
+    if (st->drawn) {
+        if (!places)
+            extra = K_DRAW;
+        else if (!sp->must_play)
+            extra = K_PASS;
+    } else if (sp->draws && st->stock_pos < st->ndeck && (sp->voluntary || !places)) {
+        extra = K_DRAW;
+    } else if (!places) {
+        extra = K_PASS;
+    }
+    int count = places + (extra >= 0);
+    int k = count > 1 ? rng_below(rng, (uint64_t)count) : 0;
+    *index = k;
+    if (k >= places) {
+        *out = (KMove){(int8_t)extra, 0, 0, 0, 0, 0};
+        return;
+    }
+    if (st->nplaced == 0) {
+        push_opening(sp, &list, nth_bit(hand, k));
+        *out = one[0];
+        return;
+    }
+    int e = 0;
+    while (k >= here[e])
+        k -= here[e++];
+    int value = st->ends[e].value, t, turn;
+    if (!sp->bends) {
+        t = nth_bit(left[e], k);
+        turn = STRAIGHT;
+    } else {
+        /* the tiles in ascending order, each turning left, then right */
+        for (mask_t m = left[e] | right[e];; m &= m - 1) {
+            t = lowest_bit(m);
+            if ((left[e] >> t) & 1) {
+                if (!k--) {
+                    turn = LEFT;
+                    break;
+                }
+            }
+            if ((right[e] >> t) & 1) {
+                if (!k--) {
+                    turn = RIGHT;
+                    break;
+                }
+            }
+        }
+    }
+    int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
+    *out = (KMove){K_PLACE, (int8_t)e, (int8_t)t, (int8_t)value, (int8_t)shows, (int8_t)turn};
+}

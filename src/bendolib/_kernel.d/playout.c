@@ -120,6 +120,10 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
             k = (int)forced;
             forced = -1;
             err = apply_move(sp, st, &b->root_moves[k]);
+        } else if (b->policy == POLICY_RANDOM && !sp->general) {
+            KMove move;
+            random_move(sp, st, &rng, &move, &k);
+            err = apply_move(sp, st, &move);
         } else {
             if ((err = list_moves(sp, st, &list)))
                 break;
