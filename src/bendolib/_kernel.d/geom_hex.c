@@ -77,51 +77,71 @@ static inline uint8_t free_turns(const KState *st, uint16_t cell, int side) {
 
 /* -- what fits where ---------------------------------------------------------------- */
 
-/* the masks of Reach for the board of st (a non-wild rule set, a tile on the board).
- * Under the even-closure rule a placement whose new end would face another open end must
- * show that end's number: only the tile carrying both numbers passes, one mask per end
- * and turn instead of closes_evenly() per candidate (issue 24: the closing check was 18%
- * of a Basic playout). */
 /* the tiles carrying the numbers v and w */
 static inline mask_t pair_mask(const Spec *sp, int v, int w) {
     return v == w ? sp->face[v + FACE0] & sp->doubles : sp->face[v + FACE0] & sp->face[w + FACE0];
 }
 
-static void reach_compute(const Spec *sp, const KState *st, Reach *out) {
+/* an end's position as one key, cell and side: (cell << 8) | side */
+#define END_KEY(cell, side) (((uint32_t)(uint16_t)(cell) << 8) | (uint8_t)(side))
+
+/* Reach.at[e] for end e of n ends (keys: their END_KEY).  Under the even-closure rule a
+ * placement whose new end would face another open end must show that end's number: only
+ * the tile carrying both numbers passes, one mask per end and turn instead of
+ * closes_evenly() per candidate (issue 24: the closing check was 18% of a Basic playout) */
+static inline void end_reach(const Spec *sp, const KState *st, int e, int n, const uint32_t *keys,
+                             Reach *out) {
     /* the cell and side facing the new end, by [side][turn == RIGHT], as step() gives them
      * (DELTA[side] + DELTA[exit], (exit + 3) % 6): a table instead of four modulos */
     static const int16_t AHEAD[6][2] = {{1, 255},    {-255, 256}, {-256, 1},
                                         {-1, -255},  {255, -256}, {256, -1}};
     static const int8_t BACK[6][2] = {{5, 1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 0}};
-    mask_t all = 0;
-    int n = st->nends;
-    for (int e = 0; e < n; e++) {
-        const KEnd *end = &st->ends[e];
-        int free = end->free, value = end->value;
-        mask_t left = 0, right = 0;
-        if (!sp->bends) {
-            left = free ? sp->face[value + FACE0] : 0;
-        } else {
-            if (free & LEFT)
-                left = sp->fit[value + FACE0][LEFT];
-            if (free & RIGHT)
-                right = sp->fit[value + FACE0][RIGHT];
-            if (sp->even_closure && (left | right)) {
-                int side = end->side;
-                uint16_t ahead_left = (uint16_t)(end->cell + AHEAD[side][0]);
-                uint16_t ahead_right = (uint16_t)(end->cell + AHEAD[side][1]);
-                for (int i = 0; i < n; i++) {
-                    const KEnd *other = &st->ends[i];
-                    if (other->cell == ahead_left && other->side == BACK[side][0] && i != e)
-                        left &= pair_mask(sp, value, other->value);
-                    if (other->cell == ahead_right && other->side == BACK[side][1] && i != e)
-                        right &= pair_mask(sp, value, other->value);
-                }
+    const KEnd *end = &st->ends[e];
+    int free = end->free, value = end->value;
+    mask_t left = 0, right = 0;
+    if (!sp->bends) {
+        left = free ? sp->face[value + FACE0] : 0;
+    } else {
+        if (free & LEFT)
+            left = sp->fit[value + FACE0][LEFT];
+        if (free & RIGHT)
+            right = sp->fit[value + FACE0][RIGHT];
+        if (sp->even_closure && (left | right)) {
+            int side = end->side;
+            uint32_t ahead_left = END_KEY(end->cell + AHEAD[side][0], BACK[side][0]);
+            uint32_t ahead_right = END_KEY(end->cell + AHEAD[side][1], BACK[side][1]);
+            for (int i = 0; i < n; i++) {
+                if (i == e)
+                    continue;
+                if (keys[i] == ahead_left)
+                    left &= pair_mask(sp, value, st->ends[i].value);
+                if (keys[i] == ahead_right)
+                    right &= pair_mask(sp, value, st->ends[i].value);
             }
         }
-        out->at[e][0] = left;
-        out->at[e][1] = right;
-        all |= left | right;
+    }
+    out->at[e][0] = left;
+    out->at[e][1] = right;
+}
+
+/* the masks of Reach for the board of st (a non-wild rule set, a tile on the board).
+ * Two open ends, the chain games' case, unrolled, and the positions compared as keys:
+ * ~1% of a Basic playout's time (interleaved runs; callgrind: -0.4% instructions). */
+static void reach_compute(const Spec *sp, const KState *st, Reach *out) {
+    int n = st->nends;
+    uint32_t keys[MAXE];
+    for (int i = 0; i < n; i++)
+        keys[i] = END_KEY(st->ends[i].cell, st->ends[i].side);
+    if (n == 2) {
+        end_reach(sp, st, 0, 2, keys, out);
+        end_reach(sp, st, 1, 2, keys, out);
+        out->all = out->at[0][0] | out->at[0][1] | out->at[1][0] | out->at[1][1];
+        return;
+    }
+    mask_t all = 0;
+    for (int e = 0; e < n; e++) {
+        end_reach(sp, st, e, n, keys, out);
+        all |= out->at[e][0] | out->at[e][1];
     }
     out->all = all;
 }

@@ -170,7 +170,7 @@ static int list_moves(const Spec *sp, const KState *st, List *list) {
 
 /* the set bits of a sparse mask (a hand's tiles at one end): a loop per bit, cheaper
  * than popcount64 where the build has no popcount instruction (x86-64 baseline) */
-static inline int sparse_count(mask_t m) {
+static inline int tile_count(mask_t m) {
     int n = 0;
     for (; m; m &= m - 1)
         n++;
@@ -205,13 +205,13 @@ static void random_move(const Spec *sp, const KState *st, Rng *rng, KMove *out, 
     mask_t left[MAXE], right[MAXE];
     int places = 0, here[MAXE];
     if (st->nplaced == 0) {
-        places = sparse_count(hand);
+        places = tile_count(hand);
     } else {
         const Reach *reach = reach_of(sp, st, &local);
         for (int e = 0; e < st->nends; e++) {
             left[e] = hand & reach->at[e][0];
             right[e] = hand & reach->at[e][1];
-            here[e] = sparse_count(left[e]) + sparse_count(right[e]);
+            here[e] = tile_count(left[e] | right[e]) + tile_count(left[e] & right[e]);
             places += here[e];
         }
     }
