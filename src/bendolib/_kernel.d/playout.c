@@ -148,6 +148,7 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
     Rng rng = {derive_seed2(b->seed, (uint64_t)i, 0, 1)};
     int moves = 0, err = 0;
     long forced = b->first ? b->first[i] : -1;
+    int hw = HW_POPCOUNT(); /* see tile_count */
     while (b->until_match ? st->phase != GAME_OVER : st->phase == PLAYING) {
         int k;
         if (forced >= 0) {
@@ -156,7 +157,10 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
             err = apply_move(sp, st, &b->root_moves[k]);
         } else if (b->policy == POLICY_RANDOM && !sp->general) {
             KMove move;
-            random_move(sp, st, &rng, &move, &k);
+            if (hw)
+                random_move_hw(sp, st, &rng, &move, &k);
+            else
+                random_move(sp, st, &rng, &move, &k);
             err = apply_move(sp, st, &move);
         } else {
             if ((err = list_moves(sp, st, &list)))
