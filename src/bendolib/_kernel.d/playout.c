@@ -67,10 +67,14 @@ static PyObject *shared_tuple(const int64_t *values, int n) {
     for (int i = 0; i < n; i++)
         h = (h ^ (uint64_t)values[i]) * GOLDEN;
     int slot = (int)(h >> 56); /* 256 slots */
-    if (shared_tuples[slot].tuple && shared_tuples[slot].n == n &&
-        !memcmp(shared_tuples[slot].values, values, (size_t)n * sizeof values[0])) {
-        Py_INCREF(shared_tuples[slot].tuple);
-        return shared_tuples[slot].tuple;
+    if (shared_tuples[slot].tuple && shared_tuples[slot].n == n) {
+        int same = 1;
+        for (int i = 0; i < n; i++)
+            same &= shared_tuples[slot].values[i] == values[i];
+        if (same) {
+            Py_INCREF(shared_tuples[slot].tuple);
+            return shared_tuples[slot].tuple;
+        }
     }
     PyObject *t = untracked(int64_tuple(values, n));
     if (!t)
@@ -96,7 +100,14 @@ static PyObject *outcome(PyObject *cls, const Spec *sp, const KState *st, int mo
         PyTuple_SET_ITEM(made, 3, PyBool_FromLong(st->r_blocked));
         PyTuple_SET_ITEM(made, 4, untracked(int8_tuple(st->r_order, st->r_nout)));
         PyTuple_SET_ITEM(made, 5, shared_tuple(st->r_hand, players));
-        PyTuple_SET_ITEM(made, 6, shared_tuple(st->r_points, players));
+        /* the round's points are the scores after a first round: one tuple */
+        PyObject *scores = PyTuple_GET_ITEM(made, 0);
+        int same = scores != NULL;
+        for (int s = 0; s < players; s++)
+            same &= st->r_points[s] == st->scores[s];
+        if (same)
+            Py_INCREF(scores);
+        PyTuple_SET_ITEM(made, 6, same ? scores : shared_tuple(st->r_points, players));
         PyTuple_SET_ITEM(made, 7, untracked(int8_tuple(st->r_winners, st->r_nwinners)));
     } else {
         PyTuple_SET_ITEM(made, 3, PyBool_FromLong(0));
