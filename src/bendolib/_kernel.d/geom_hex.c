@@ -127,7 +127,10 @@ static inline void end_reach(const Spec *sp, const KState *st, int e, int n, con
 /* the masks of Reach for the board of st (a non-wild rule set, a tile on the board).
  * Two open ends, the chain games' case, unrolled, and the positions compared as keys:
  * ~1% of a Basic playout's time (interleaved runs; callgrind: -0.4% instructions). */
-static void reach_compute(const Spec *sp, const KState *st, Reach *out) {
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void reach_compute_body(const Spec *sp, const KState *st, Reach *out) {
     int n = st->nends;
     uint32_t keys[MAXE];
     for (int i = 0; i < n; i++)
@@ -146,11 +149,16 @@ static void reach_compute(const Spec *sp, const KState *st, Reach *out) {
     out->all = all;
 }
 
+static void reach_compute(const Spec *sp, const KState *st, Reach *out) {
+    reach_compute_body(sp, st, out);
+}
+
 /* KState.reach after a change of the board (the rule sets with wild faces list without) */
 static inline void reach_refresh(const Spec *sp, KState *st) {
     if (sp->general)
         return;
-    reach_compute(sp, st, &st->reach);
+    /* in line in placing a tile: -3% time per Basic 4-player playout (interleaved runs) */
+    reach_compute_body(sp, st, &st->reach);
     st->reach_ok = 1;
 }
 
