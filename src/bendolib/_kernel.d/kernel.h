@@ -146,6 +146,8 @@ typedef struct {
     uint16_t occ_cell[MAXOCC];
     uint8_t occ_mask[MAXOCC];
     uint64_t occ_bloom; /* bit OCC_HASH(cell) of every occupied cell (corners' fast miss) */
+    uint64_t occ_multi; /* bit h: cells of two positions with that hash (a scan needed) */
+    uint8_t occ_first[64]; /* by hash, where its bit of occ_bloom is set: the first cell's index */
     Reach reach;        /* valid when reach_ok (0 in a state read in: see reach_of) */
     int reach_ok;
     /* the latest finished round */

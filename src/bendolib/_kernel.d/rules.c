@@ -646,6 +646,8 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
             after.nends = st->nends;
             after.nocc = st->nocc;
             after.occ_bloom = st->occ_bloom;
+            after.occ_multi = st->occ_multi;
+            memcpy(after.occ_first, st->occ_first, sizeof st->occ_first);
             after.reach_ok = 0; /* placing the tile computes it */
             memcpy(after.ends, st->ends, sizeof st->ends);
             memcpy(after.occ_cell, st->occ_cell, st->nocc * sizeof st->occ_cell[0]);
