@@ -170,6 +170,16 @@ typedef struct {
     int8_t inward, shows, turn;
 } KMove;
 
+/* the tiles that may be laid at each open end: turning left (at[e][0]) or right
+ * (at[e][1]) on the curved lattice, at[e][0] alone on a straight chain; the end's free
+ * turns and the even-closure rule applied; `all` their union.  For the rule sets without
+ * wild faces (Spec.general 0): kept in KState.reach by every change of the board, so that
+ * listing a position and fitting a hand are mask operations (see reach_compute) */
+typedef struct {
+    mask_t at[MAXE][2];
+    mask_t all;
+} Reach;
+
 typedef struct {
     mask_t hands[MAXP];
     mask_t drawn;
@@ -185,6 +195,10 @@ typedef struct {
     uint16_t occ_cell[MAXOCC];
     uint8_t occ_mask[MAXOCC];
     uint64_t occ_bloom; /* bit OCC_HASH(cell) of every occupied cell (corners' fast miss) */
+    uint64_t occ_multi; /* bit h: cells of two positions with that hash (a scan needed) */
+    uint8_t occ_first[64]; /* by hash, where its bit of occ_bloom is set: the first cell's index */
+    Reach reach;        /* valid when reach_ok (0 in a state read in: see reach_of) */
+    int reach_ok;
     /* the latest finished round */
     int has_result, r_blocked, r_nout, r_nwinners;
     int8_t r_order[MAXP], r_winners[MAXP];

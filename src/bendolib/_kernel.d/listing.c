@@ -44,34 +44,6 @@ static inline void push_turns(const Spec *sp, const KState *st, List *list, int 
         push(list, K_PLACE, e, tile, inward, shows, RIGHT);
 }
 
-/* the tiles that may be laid at end e turning `turn` under the even-closure rule: every
- * other end the new end would face must be shown, so only the tile carrying both the end's
- * value and that end's value passes.  One mask per end and turn instead of closes_evenly()
- * per candidate (issue 24: the closing check was 18% of a Basic playout; with the
- * mask test in fitting() and next_seat() without divisions: -4.7% instructions per
- * Basic playout, callgrind, docs/performance.md). */
-static mask_t closing_mask(const Spec *sp, const KState *st, int e, int turn) {
-    /* the cell and side facing the new end, by (side, turn), as step() gives them
-     * (DELTA[side] + DELTA[exit], (exit + 3) % 6):
-     * a table instead of four modulos per call (with the occ_bloom filter: -7.1%
-     * instructions per Basic playout) */
-    static const int AHEAD[6][3] = {{0, 1, 255},   {0, -255, 256}, {0, -256, 1},
-                                    {0, -1, -255}, {0, 255, -256}, {0, 256, -1}};
-    static const int8_t BACK[6][3] = {{0, 5, 1}, {0, 0, 2}, {0, 1, 3},
-                                      {0, 2, 4}, {0, 3, 5}, {0, 4, 0}};
-    const KEnd *end = &st->ends[e];
-    uint16_t facing = (uint16_t)(end->cell + AHEAD[end->side][turn]);
-    int back = BACK[end->side][turn], value = end->value;
-    mask_t ok = ~(mask_t)0;
-    for (int i = 0; i < st->nends; i++)
-        if (i != e && st->ends[i].cell == facing && st->ends[i].side == back) {
-            int need = st->ends[i].value;
-            ok &= need == value ? sp->face[value + FACE0] & sp->doubles
-                                : sp->face[value + FACE0] & sp->face[need + FACE0];
-        }
-    return ok;
-}
-
 /* every placement of a tile of `mask`, in the engine's order (bendolib._placing) */
 static void list_places(const Spec *sp, const KState *st, mask_t mask, List *list) {
     if (st->nplaced == 0) {
@@ -79,45 +51,39 @@ static void list_places(const Spec *sp, const KState *st, mask_t mask, List *lis
             push_opening(sp, list, lowest_bit(m));
         return;
     }
+    if (!sp->general) {
+        /* the masks of KState.reach: per end, the tiles in ascending order, each laid
+         * turning left, then right (issue 24: the listing was ~40% of a Basic playout,
+         * recomputing the free turns' and the closing rule's masks every time) */
+        Reach local;
+        const Reach *reach = reach_of(sp, st, &local);
+        for (int e = 0; e < st->nends; e++) {
+            int value = st->ends[e].value;
+            mask_t left = mask & reach->at[e][0], right = mask & reach->at[e][1];
+            if (!sp->bends) {
+                for (mask_t m = left; m; m &= m - 1) {
+                    int t = lowest_bit(m);
+                    int shows = (sp->a[t] == value) ? sp->b[t] : sp->a[t];
+                    push(list, K_PLACE, e, t, value, shows, STRAIGHT);
+                }
+                continue;
+            }
+            for (mask_t m = left | right; m; m &= m - 1) {
+                int t = lowest_bit(m);
+                int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
+                if ((left >> t) & 1)
+                    push(list, K_PLACE, e, t, value, shows, LEFT);
+                if ((right >> t) & 1)
+                    push(list, K_PLACE, e, t, value, shows, RIGHT);
+            }
+        }
+        return;
+    }
     for (int e = 0; e < st->nends; e++) {
         const KEnd *end = &st->ends[e];
         int free = end->free, value = end->value;
         if (!free)
             continue;
-        if (!sp->general) {
-            if (!sp->bends) {
-                for (mask_t m = mask & sp->face[value + FACE0]; m; m &= m - 1) {
-                    int t = lowest_bit(m);
-                    int shows = (sp->a[t] == value) ? sp->b[t] : sp->a[t];
-                    push(list, K_PLACE, e, t, value, shows, STRAIGHT);
-                }
-            } else if (sp->even_closure) {
-                /* the closing rule as two masks (closing_mask), not a check per tile */
-                mask_t left = (free & LEFT) ? mask & sp->fit[value + FACE0][LEFT] : 0;
-                mask_t right = (free & RIGHT) ? mask & sp->fit[value + FACE0][RIGHT] : 0;
-                if (left)
-                    left &= closing_mask(sp, st, e, LEFT);
-                if (right)
-                    right &= closing_mask(sp, st, e, RIGHT);
-                for (mask_t m = left | right; m; m &= m - 1) {
-                    int t = lowest_bit(m);
-                    int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
-                    if ((left >> t) & 1)
-                        push(list, K_PLACE, e, t, value, shows, LEFT);
-                    if ((right >> t) & 1)
-                        push(list, K_PLACE, e, t, value, shows, RIGHT);
-                }
-            } else {
-                for (mask_t m = mask & sp->fit[value + FACE0][free]; m; m &= m - 1) {
-                    int t = lowest_bit(m);
-                    int flipped = sp->a[t] != value;
-                    int allowed = free & sp->turn[2 * t + flipped];
-                    int shows = flipped ? sp->a[t] : sp->b[t];
-                    push_turns(sp, st, list, e, t, value, shows, allowed);
-                }
-            }
-            continue;
-        }
         /* wild faces: the general listing */
         for (mask_t m = mask & (sp->face[value + FACE0] | sp->wild_mask); m; m &= m - 1) {
             int t = lowest_bit(m);
@@ -151,33 +117,12 @@ static mask_t fitting(const Spec *sp, const KState *st, mask_t mask) {
         return 0;
     if (st->nplaced == 0)
         return mask;
+    if (!sp->general) {
+        /* issue 24: fits() building the whole legal list was 26% of a Basic playout */
+        Reach local;
+        return mask & reach_of(sp, st, &local)->all;
+    }
     mask_t found = 0;
-    if (!sp->general && !sp->even_closure) {
-        for (int e = 0; e < st->nends; e++) {
-            const KEnd *end = &st->ends[e];
-            if (!end->free)
-                continue;
-            found |= sp->bends ? sp->fit[end->value + FACE0][end->free]
-                               : sp->face[end->value + FACE0];
-        }
-        return found & mask;
-    }
-    if (!sp->general && sp->bends) {
-        /* even closing: the same masks as list_places, without building the list (issue
-         * 24: fits() building the whole legal list was 26% of a Basic playout; see
-         * closing_mask for what it bought) */
-        for (int e = 0; e < st->nends; e++) {
-            const KEnd *end = &st->ends[e];
-            for (int turn = LEFT; turn <= RIGHT; turn++) {
-                if (!(end->free & turn))
-                    continue;
-                mask_t cand = mask & sp->fit[end->value + FACE0][turn] & ~found;
-                if (cand)
-                    found |= cand & closing_mask(sp, st, e, turn);
-            }
-        }
-        return found;
-    }
     KMove buffer[MAXMOVES];
     List list = {buffer, 0, 0};
     list_places(sp, st, mask, &list);
@@ -187,23 +132,7 @@ static mask_t fitting(const Spec *sp, const KState *st, mask_t mask) {
 }
 
 /* true if some tile of `mask` can be placed (the engine's _fits) */
-static int fits(const Spec *sp, const KState *st, mask_t mask) {
-    if (!mask)
-        return 0;
-    if (st->nplaced == 0)
-        return 1;
-    if (!sp->general && !sp->even_closure) {
-        for (int e = 0; e < st->nends; e++) {
-            const KEnd *end = &st->ends[e];
-            if (!end->free)
-                continue;
-            mask_t cand = sp->bends ? sp->fit[end->value + FACE0][end->free]
-                                    : sp->face[end->value + FACE0];
-            if (mask & cand)
-                return 1;
-        }
-        return 0;
-    }
+static inline int fits(const Spec *sp, const KState *st, mask_t mask) {
     return fitting(sp, st, mask) != 0;
 }
 
@@ -236,3 +165,167 @@ static int list_moves(const Spec *sp, const KState *st, List *list) {
     }
     return list->overflow ? E_UNSUPPORTED : 0;
 }
+
+/* -- a random legal move without the list ----------------------------------------- */
+
+/* The count of a hand's tiles at an end, in the random policy's loop.  The x86-64
+ * baseline has no popcount instruction: popcount64 is a library call there, so the
+ * loop is compiled twice (random_move below), for the processors with the instruction
+ * (chosen at run time, HW_POPCOUNT) and for the others (a loop per bit: the masks are
+ * sparse).  Issue 24: the instruction is -5.5% time per Basic playout against the
+ * loop per bit (interleaved runs); the library call was slower than either. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) &&   \
+    !defined(__POPCNT__)
+#define HW_POPCOUNT_DISPATCH 1
+#define HW_POPCOUNT() __builtin_cpu_supports("popcnt")
+#else
+#define HW_POPCOUNT_DISPATCH 0
+#define HW_POPCOUNT() 1 /* popcount64 is the instruction, or the only way */
+#endif
+
+static inline int tile_count(mask_t m, int hw) {
+    if (hw)
+        return popcount64(m);
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+/* rng_below(rng, bound), the same draw, the remainder by a multiplication: with the
+ * table's floor((2**64 - 1) / bound), the high half of value * that is the quotient or one
+ * less, and one subtraction corrects the remainder.  Issue 24: -1.2% time per Basic
+ * playout against the 64-bit division (interleaved runs, 2 and 4 players). */
+#if defined(__SIZEOF_INT128__)
+#define INV1(d) (UINT64_MAX / (d))
+#define INV4(d) INV1(d), INV1((d) + 1), INV1((d) + 2), INV1((d) + 3)
+#define INV16(d) INV4(d), INV4((d) + 4), INV4((d) + 8), INV4((d) + 12)
+#define INV64(d) INV16(d), INV16((d) + 16), INV16((d) + 32), INV16((d) + 48)
+static const uint64_t INVERSE[TABLED] = {0,         INV1(1),    INV1(2),    INV1(3),
+                                         INV4(4),   INV4(8),    INV16(12),  INV16(28),
+                                         INV16(44), INV64(60),  INV64(124), INV64(188),
+                                         INV4(252)};
+
+static inline int draw_below(Rng *rng, uint64_t bound) {
+    if (bound >= TABLED)
+        return rng_below(rng, bound);
+    uint64_t rest = rests[bound], inverse = INVERSE[bound];
+    for (;;) {
+        uint64_t value = rng_next(rng);
+        if (rest == 0 || value < (uint64_t)0 - rest) {
+            uint64_t q = (uint64_t)(((unsigned __int128)value * inverse) >> 64);
+            uint64_t r = value - q * bound;
+            return (int)(r >= bound ? r - bound : r);
+        }
+    }
+}
+#else
+#define draw_below rng_below
+#endif
+
+/* the index of the k-th set bit of m (k < popcount(m)) */
+static inline int nth_bit(mask_t m, int k) {
+    for (; k > 0; k--)
+        m &= m - 1;
+    return lowest_bit(m);
+}
+
+/* the move list_moves would list at index k (SplitMix64.below over its count, as the
+ * random policy draws it), made without the list: its count from the masks of
+ * KState.reach, then only the move drawn (issue 24: listing every move was ~40% of a
+ * Basic playout; see play_one for what this buys).  For the rule sets without wild
+ * faces, a state in play or at the end of a round; *index is the move's index. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void random_move_body(const Spec *sp, const KState *st, Rng *rng, KMove *out,
+                                    int *index, int hw) {
+    KMove one[1];
+    List list = {one, 0, 0};
+    if (st->phase != PLAYING || st->opening >= 0) {
+        list_moves(sp, st, &list); /* one move: the next round, or the opening */
+        *out = one[0];
+        *index = 0;
+        return;
+    }
+    mask_t hand = st->hands[st->current];
+    if (st->drawn)
+        hand &= st->drawn;
+    Reach local;
+    mask_t left[MAXE], right[MAXE];
+    int places = 0, here[MAXE];
+    if (st->nplaced == 0) {
+        places = tile_count(hand, hw);
+    } else {
+        const Reach *reach = reach_of(sp, st, &local);
+        for (int e = 0; e < st->nends; e++) {
+            left[e] = hand & reach->at[e][0];
+            right[e] = hand & reach->at[e][1];
+            here[e] = tile_count(left[e] | right[e], hw) + tile_count(left[e] & right[e], hw);
+            places += here[e];
+        }
+    }
+    int extra = -1; /* the move after the placements, as list_moves adds it */
+    if (st->drawn) {
+        if (!places)
+            extra = K_DRAW;
+        else if (!sp->must_play)
+            extra = K_PASS;
+    } else if (sp->draws && st->stock_pos < st->ndeck && (sp->voluntary || !places)) {
+        extra = K_DRAW;
+    } else if (!places) {
+        extra = K_PASS;
+    }
+    int count = places + (extra >= 0);
+    int k = count > 1 ? draw_below(rng, (uint64_t)count) : 0;
+    *index = k;
+    if (k >= places) {
+        *out = (KMove){(int8_t)extra, 0, 0, 0, 0, 0};
+        return;
+    }
+    if (st->nplaced == 0) {
+        push_opening(sp, &list, nth_bit(hand, k));
+        *out = one[0];
+        return;
+    }
+    int e = 0;
+    while (k >= here[e])
+        k -= here[e++];
+    int value = st->ends[e].value, t, turn;
+    if (!sp->bends) {
+        t = nth_bit(left[e], k);
+        turn = STRAIGHT;
+    } else {
+        /* the tiles in ascending order, each turning left, then right */
+        for (mask_t m = left[e] | right[e];; m &= m - 1) {
+            t = lowest_bit(m);
+            if ((left[e] >> t) & 1) {
+                if (!k--) {
+                    turn = LEFT;
+                    break;
+                }
+            }
+            if ((right[e] >> t) & 1) {
+                if (!k--) {
+                    turn = RIGHT;
+                    break;
+                }
+            }
+        }
+    }
+    int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
+    *out = (KMove){K_PLACE, (int8_t)e, (int8_t)t, (int8_t)value, (int8_t)shows, (int8_t)turn};
+}
+
+static void random_move(const Spec *sp, const KState *st, Rng *rng, KMove *out, int *index) {
+    random_move_body(sp, st, rng, out, index, HW_POPCOUNT_DISPATCH ? 0 : 1);
+}
+
+#if HW_POPCOUNT_DISPATCH
+__attribute__((target("popcnt"))) static void random_move_hw(const Spec *sp, const KState *st,
+                                                             Rng *rng, KMove *out, int *index) {
+    random_move_body(sp, st, rng, out, index, 1);
+}
+#else
+#define random_move_hw random_move
+#endif
