@@ -55,6 +55,22 @@ static inline uint8_t corners(const KState *st, uint16_t cell) {
     return 0;
 }
 
+/* a cell not in the occupancy list yet appended to it with ``marks`` (its corners), the
+ * hash bookkeeping below kept (every writer of the list goes through here or occupy);
+ * the caller checks nocc < MAXOCC */
+static inline void occupy_new(KState *st, uint16_t cell, uint8_t marks) {
+    int h = OCC_HASH(cell);
+    if ((st->occ_bloom >> h) & 1) {
+        st->occ_multi |= (uint64_t)1 << h;
+    } else {
+        st->occ_first[h] = (occ_index_t)st->nocc;
+        st->occ_multi &= ~((uint64_t)1 << h);
+        st->occ_bloom |= (uint64_t)1 << h;
+    }
+    st->occ_cell[st->nocc] = cell;
+    st->occ_mask[st->nocc++] = marks;
+}
+
 /* The occupancy list keeps, per hash of a cell, the index of the first cell with that hash
  * (valid while the hash's bit of occ_bloom is set: a board cleared by resetting occ_bloom
  * needs nothing else) and whether a second cell has it (occ_multi): -6.8% time per Basic
@@ -76,15 +92,7 @@ static int occupy(KState *st, uint16_t cell, int corner) {
     }
     if (st->nocc >= MAXOCC)
         return E_UNSUPPORTED;
-    if (known) {
-        st->occ_multi |= (uint64_t)1 << h;
-    } else {
-        st->occ_first[h] = (uint8_t)st->nocc;
-        st->occ_multi &= ~((uint64_t)1 << h);
-        st->occ_bloom |= (uint64_t)1 << h;
-    }
-    st->occ_cell[st->nocc] = cell;
-    st->occ_mask[st->nocc++] = (uint8_t)(1u << corner);
+    occupy_new(st, cell, (uint8_t)(1u << corner));
     return 0;
 }
 

@@ -46,6 +46,13 @@ typedef int8_t tile_t; /* a tile index */
 #define KERNEL_INIT PyInit__kernel
 #endif
 
+/* an index into the occupancy list (KState.occ_first): a byte while MAXOCC fits in one */
+#if MAXOCC > 255
+typedef uint16_t occ_index_t;
+#else
+typedef uint8_t occ_index_t;
+#endif
+
 #define MAXP 8         /* players */
 #define MAXE 4         /* open ends */
 #define MAXMOVES 2048  /* legal moves of one position */
@@ -196,7 +203,7 @@ typedef struct {
     uint8_t occ_mask[MAXOCC];
     uint64_t occ_bloom; /* bit OCC_HASH(cell) of every occupied cell (corners' fast miss) */
     uint64_t occ_multi; /* bit h: cells of two positions with that hash (a scan needed) */
-    uint8_t occ_first[64]; /* by hash, where its bit of occ_bloom is set: the first cell's index */
+    occ_index_t occ_first[64]; /* by hash, where its bit of occ_bloom is set: the first cell's index */
     Reach reach;        /* valid when reach_ok (0 in a state read in: see reach_of) */
     int reach_ok;
     /* the latest finished round */

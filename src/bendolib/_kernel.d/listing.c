@@ -314,7 +314,7 @@ static inline void random_move_body(const Spec *sp, const KState *st, Rng *rng, 
         }
     }
     int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
-    *out = (KMove){K_PLACE, (int8_t)e, (int8_t)t, (int8_t)value, (int8_t)shows, (int8_t)turn};
+    *out = (KMove){K_PLACE, (int8_t)e, (tile_t)t, (int8_t)value, (int8_t)shows, (int8_t)turn};
 }
 
 static void random_move(const Spec *sp, const KState *st, Rng *rng, KMove *out, int *index) {

@@ -247,10 +247,7 @@ static int slot_occupancy(PyObject *occ, KState *st) {
             }
             if (st->nocc >= MAXOCC)
                 return -1;
-            uint16_t cell = spiral[index];
-            st->occ_cell[st->nocc] = cell;
-            st->occ_mask[st->nocc++] = corner;
-            st->occ_bloom |= (uint64_t)1 << OCC_HASH(cell);
+            occupy_new(st, spiral[index], corner);
             last = index;
         }
     return 0;
