@@ -273,3 +273,25 @@ def test_a_time_budget_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None
         )
         assert 1 <= len(drawn) <= most
     assert len(drawn) > 10
+
+
+def test_the_replies_see_the_bonuses_on_the_triangle_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26 point 3: on the triangle games every rollout of the reply search plays
+    the greedy policy (which scores the sums and the 40 to 70 point bonuses), and the
+    bot's move is legal."""
+    used: list[str] = []
+    original = playouts
+
+    def spy(state: GameState, *args: object, **kwargs: object) -> object:
+        used.append(str(kwargs["policy"]))
+        return original(state, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(infoset, "playouts", spy)
+    for name in ("triangle-dominoes", "triominoes"):
+        state = next(decisions(name, 2, 1))
+        legal = legal_moves(state)
+        bot = InfoSetBot(worlds=2)
+        assert bot.choose(state.observation(state.current_player), legal, random.Random(2)) in legal
+    assert used and set(used) == {"greedy"}
