@@ -206,6 +206,27 @@ def test_the_worlds_are_the_states_the_replay_gives() -> None:
     assert checked > 20 and varied > checked / 2
 
 
+def test_the_worlds_stay_consistent_after_draws_by_choice() -> None:
+    """Issue 26.3(a): against a player that draws by choice (random play) the plain
+    posterior's decks are sometimes rejected by the replay: every world handed out is
+    still the state its deck replays to."""
+    checked = 0
+    for seed in range(2):
+        state = bendolib.new_game(bendolib.rules.get("basic"), 2, seed)
+        rng = random.Random(seed)
+        while state.phase == PLAYING:
+            legal = legal_moves(state)
+            if len(legal) > 1:
+                observation = state.observation(state.current_player)
+                source = Worlds(observation, rng, forced_draws=True)
+                for _ in range(3):
+                    world = source.draw(rng)
+                    assert replay(observation, world.deck, world.seed) == world
+                    checked += 1
+            state = apply(state, rng.choice(legal))
+    assert checked > 60
+
+
 def test_the_worlds_of_a_loaded_position_are_consistent() -> None:
     """Issue 26.3(a): a position loaded from its text (no history to replay) still
     gives worlds consistent with the observation."""

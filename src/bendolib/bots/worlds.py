@@ -7,10 +7,13 @@ history on the Python engine to build the state and to reject the rare deck the 
 rules out: the replay is two thirds of its cost.  :class:`Worlds` replays once, learns
 which deck positions each seat holds (dealt or drawn), and builds every later world from
 a new deck of the same sampler by putting its tiles in those hands: the same state the
-replay would give (a test checks it), without the final rejection (which the
-deductions make rare: none in 200 decisions of greedy play).  It falls back to
-:func:`~bendolib.sampling.sample_state` where it cannot (a loaded position, tiles dealt
-to the table, a sampler that is not exact).
+replay would give (a test checks it), without the final rejection, which the deductions
+of the forced-draws opponent model make rare (none in 200 decisions of greedy play; the
+second world of each observation is replayed, as a check).  Every world comes from
+:func:`~bendolib.sampling.sample_state` where it cannot: the plain posterior (no
+opponent model, or one the history contradicts: about one deck in ten is then rejected
+after draws by choice), a loaded position, tiles dealt to the table, a sampler that is
+not exact.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import random
 
 from bendolib.moves import Place, PlaceInCell
 from bendolib.observation import Observation
-from bendolib.sampling import sample_state, sampler
+from bendolib.sampling import replay, sample_state, sampler
 from bendolib.state import GameState
 
 
@@ -37,12 +40,13 @@ class Worlds:
         self._sampler = None
         self._owners: tuple[int, ...] = ()
         self._placed: tuple[int, ...] = ()
-        self._given = True  # the first world is still to hand out
+        self._pending = [self.first]  # the worlds still to hand out, last first
+        # the plain posterior's per-tile deductions leave some decks to the replay's
+        # rejection (about one in ten after draws by choice): those worlds are replayed
         model = sampler(observation, forced_draws)
-        if forced_draws and not model.count():
-            model = sampler(observation)
         if (
-            observation.start is not None
+            not forced_draws
+            or observation.start is not None
             or observation.rules.deal.table_tiles
             or not model.exact
             or not model.count()
@@ -71,15 +75,27 @@ class Worlds:
         self._sampler = model
         self._owners = tuple(owners)
         self._placed = tuple(placed)
+        # one dealt world checked against the replay: a model the history contradicts
+        # (sample_state then fell back to the plain posterior) deals no more of them
+        probe = self._dealt(rng)
+        if probe is None or replay(observation, probe.deck, probe.seed) != probe:
+            self._sampler = None
+        else:
+            self._pending.insert(0, probe)
 
     def draw(self, rng: random.Random) -> GameState:
         """The next world (the replayed one first)."""
-        if self._given:
-            self._given = False
-            return self.first
-        model = self._sampler
-        if model is None:
+        if self._pending:
+            return self._pending.pop()
+        world = self._dealt(rng) if self._sampler is not None else None
+        if world is None:
             return sample_state(self.observation, rng, forced_draws=self.forced_draws)
+        return world
+
+    def _dealt(self, rng: random.Random) -> GameState | None:
+        """A world dealt from a new deck into the first world's hands (None: cannot)."""
+        model = self._sampler
+        assert model is not None
         deck = model.sample_deck(rng)
         hands = [0] * len(self._placed)
         for position, owner in enumerate(self._owners):
@@ -87,6 +103,6 @@ class Worlds:
                 hands[owner] |= 1 << deck[position]
         for seat, placed in enumerate(self._placed):
             if hands[seat] & placed != placed:
-                return sample_state(self.observation, rng, forced_draws=self.forced_draws)
+                return None
             hands[seat] &= ~placed
         return self.first._replaced(deck=deck, hand_masks=tuple(hands), seed=rng.getrandbits(64))
