@@ -2,7 +2,7 @@
 
     python bench/ladder.py [--rules basic triangle-dominoes] [--matches 40]
         [--bots random greedy search infoset] [--no-ismcts] [--param target=1]
-        [--seconds 0.005] [--seed 2026] [--jobs 0]
+        [--seconds 0.005] [--seed 2026] [--jobs 0] [--gauntlet infoset]
 
 Plays, for each rule set (two players), a seat-rotated tournament for every pair of
 bots: match ``2k`` and ``2k + 1`` share a deal with the seats swapped (mirrored deals),
@@ -15,6 +15,8 @@ average (measured first, on decisions of greedy-played rounds), so that the matc
 depend on the seeds only.  OpenSpiel's
 IS-MCTS (``bendolib.adapters.openspiel.ISMCTSBot``, 20 simulations) joins when
 open_spiel is installed (``--no-ismcts``: not; it costs about 0.3 s per decision).
+``--gauntlet NAME`` plays only the pairs of that bot (one of ``--bots``) with each of
+the others (the other cells of the table stay empty).
 Plain script: it prints figures and asserts nothing.
 """
 
@@ -92,7 +94,12 @@ def label(bot: Bot) -> str:
 
 
 def ladder(
-    rules: Any, entrants: list[Bot], matches: int, seed: int, jobs: int
+    rules: Any,
+    entrants: list[Bot],
+    matches: int,
+    seed: int,
+    jobs: int,
+    gauntlet: int | None = None,
 ) -> tuple[str, dict[str, Any]]:
     names = [label(b) for b in entrants]
     n = len(entrants)
@@ -100,7 +107,12 @@ def ladder(
     seat0 = 0
     total = 0
     started = time.perf_counter()
+    played = set()
     for i, j in itertools.combinations(range(n), 2):
+        if gauntlet is not None and gauntlet not in (i, j):
+            continue
+        played.add((i, j))
+        played.add((j, i))
         executor = SerialExecutor() if jobs == 1 else None
         result = run_tournament(rules, [entrants[i], entrants[j]], matches, seed, executor)
         for record in result.records:
@@ -118,13 +130,13 @@ def ladder(
     for i in range(n):
         cells = []
         for j in range(n):
-            if i == j:
+            if i == j or (i, j) not in played:
                 cells.append("—")
                 continue
             ci = wilson(wins[i][j], matches)
             cells.append(f"{ci.value:.0%} [{ci.low:.0%}, {ci.high:.0%}]")
         won = sum(wins[i])
-        count = matches * (n - 1)
+        count = matches * sum(1 for j in range(n) if (i, j) in played)
         ci = wilson(won, count)
         cells.append(f"{won}/{count} {ci.value:.0%} [{ci.low:.0%}, {ci.high:.0%}]")
         lines.append(f"| **{names[i]}** | " + " | ".join(cells) + " |")
@@ -152,7 +164,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=0)
+    parser.add_argument("--gauntlet", metavar="NAME", help="only the pairs of this bot")
     args = parser.parse_args()
+    if args.gauntlet is not None and args.gauntlet not in args.bots:
+        parser.error(f"--gauntlet {args.gauntlet} is not one of --bots")
     params = {}
     for item in args.param:
         key, _, value = item.partition("=")
@@ -162,7 +177,8 @@ def main() -> None:
         entrants = make_bots(args.bots, args.seconds, rules, args.ismcts)
         times = {label(b): seconds_per_decision(b, rules, 60) for b in entrants}
         print(f"## {name} {params or ''}: {args.matches} matches per pair, seed {args.seed}")
-        table, _ = ladder(rules, entrants, args.matches, args.seed, args.jobs)
+        focus = None if args.gauntlet is None else args.bots.index(args.gauntlet)
+        table, _ = ladder(rules, entrants, args.matches, args.seed, args.jobs, focus)
         print(table)
         print(
             "Mean CPU time per decision: "

@@ -3,19 +3,22 @@ An information-set search bot: many determinized worlds per decision, compiled
 rollouts, and an exact endgame once the stock is empty (two players).
 
 For each decision :class:`InfoSetBot` draws worlds consistent with what its seat knows
-(:func:`bendolib.sampling.sample_state`, under the forced-draws opponent model), and in
-each world plays every legal move out to the end of the round with
-:func:`bendolib.playouts.playouts` (compiled when the kernel knows the rule set), every
-seat following the rollout policy: by default the greedy policy where the rules score
-single moves (the triangle games' sums and bonuses, which the search bot's ``"heaviest"``
-rollouts ignore), else ``"heaviest"``.  Worlds whose hands contradict the other players'
-placements under the model "each places its heaviest tile that fits" count less
-(:class:`Evidence`).  The same worlds serve every move (common random numbers).  It
-searches a fixed number of worlds (``worlds``, reproducible) or as many as fit in a time
-budget (``seconds`` per decision), and plays the move with the best weighted total
-outcome: its side's points gained in the round minus the best other side's, plus a bonus
-(``match_bonus``) when the round ends the match in its side's favour (minus it when
-against).
+(:func:`bendolib.sampling.sample_state`, under the forced-draws opponent model; the
+worlds after the first are dealt without replaying the history,
+:class:`bendolib.bots.worlds.Worlds`), and in each world tries every legal move, then
+every reply of the next player when that player is of another side, keeping the reply
+worst for its side (a search one reply deep, ``replies``), and plays each line out to the
+end of the round with :func:`bendolib.playouts.playouts` (compiled when the kernel knows
+the rule set), every seat following the rollout policy: by default the greedy policy
+where the rules score single moves (the triangle games' sums and bonuses, which the search
+bot's ``"heaviest"`` rollouts ignore), else ``"heaviest"``.  Worlds whose hands
+contradict the other players' placements under the model "each places its heaviest tile
+that fits" count less (:class:`Evidence`).  The same worlds serve every move (common
+random numbers).  It searches a fixed number of worlds (``worlds``, reproducible) or as
+many as fit in a time budget (``seconds`` per decision), and plays the move with the best
+weighted total outcome: its side's points gained in the round minus the best other
+side's, plus a bonus (``match_bonus``) when the round ends the match in its side's favour
+(minus it when against).
 
 With two players and an empty stock the rest of the round is a game of perfect
 information: the bot then plays the move of :func:`bendolib.bots.endgame.solve` (an
@@ -34,13 +37,16 @@ from bendolib._inference import fitting
 from bendolib._playouts_reference import POLICIES
 from bendolib.bots.endgame import Solution, SolveTimeoutError, applies, perfect_information, solve
 from bendolib.bots.search import scores_value
+from bendolib.bots.worlds import Worlds
+from bendolib.engine import apply
+from bendolib.engine import legal_moves as engine_legal_moves
 from bendolib.geometry.board import EMPTY_BOARD, Board
 from bendolib.moves import DRAW, Move, Place
 from bendolib.observation import Observation
-from bendolib.playouts import playouts
+from bendolib.playouts import Outcome, playouts
 from bendolib.rules.ruleset import RuleSet
 from bendolib.sampling import sample_state
-from bendolib.state import GameState, Turn
+from bendolib.state import PLAYING, GameState, Turn
 from bendolib.tiles import indices
 
 #: The rollout policies :class:`InfoSetBot` takes.
@@ -72,7 +78,9 @@ class InfoSetBot:
     placement of another player that its hand there contradicts under the opponent
     model "places its heaviest tile that fits" (the greedy bot's rule, and mostly the
     search bot's): 1 ignores the model, 0 trusts it fully; ``match_bonus``: points added
-    to a rollout's outcome when its round ends the match, won (or taken away, lost).
+    to a rollout's outcome when its round ends the match, won (or taken away, lost);
+    ``replies``: search the next player's replies (when of another side) in each world
+    and keep the worst for its side, instead of one rollout per move.
     """
 
     worlds: int = attrs.field(default=16, validator=attrs.validators.gt(0))
@@ -84,6 +92,7 @@ class InfoSetBot:
         default=0.5, validator=[attrs.validators.ge(0), attrs.validators.le(1)]
     )
     match_bonus: int = 100
+    replies: bool = True
     name: str = "infoset"
 
     def choose(
@@ -108,27 +117,61 @@ class InfoSetBot:
         first = range(count)
         totals = [0.0] * count
         evidence = heavier_evidence(observation) if self.infer < 1 else None
+        source = Worlds(observation, rng, forced_draws=True)
+        bonus = self.match_bonus
         worlds = 0
         while (
             worlds < 1
             or (timed and deadline is not None and time.thread_time() < deadline)
             or (not timed and worlds < self.worlds)
         ):
-            world = sample_state(observation, rng, forced_draws=True)
+            world = source.draw(rng)
             worlds += 1
             weight = 1.0
             if evidence is not None:
                 weight = self.infer ** evidence.misses(world, observation)
             seed = rng.getrandbits(64) if policy == "random" else 0
+            if self.replies:
+                for j, move in enumerate(legal_moves):
+                    totals[j] += weight * reply_value(world, move, seat, side, policy, seed, bonus)
+                continue
             runs = playouts(world, policy=policy, seed=seed, first=first)
             for j, outcome in enumerate(runs):
-                value = scores_value(world, outcome.scores, seat)
-                if outcome.match_winner >= 0:
-                    won = outcome.match_winner == side
-                    value += self.match_bonus if won else -self.match_bonus
-                totals[j] += weight * value
+                totals[j] += weight * outcome_value(world, outcome, seat, side, bonus)
         best = max(range(count), key=totals.__getitem__)
         return legal_moves[best]
+
+
+def outcome_value(world: GameState, outcome: Outcome, seat: int, side: int, bonus: int) -> int:
+    """
+    A rollout's value for ``seat`` (of side ``side``) from ``world``: its side's points
+    gained minus the best other side's, ``bonus`` more (less) when it won (lost) the match.
+    """
+    value = scores_value(world, outcome.scores, seat)
+    if outcome.match_winner >= 0:
+        value += bonus if outcome.match_winner == side else -bonus
+    return value
+
+
+def reply_value(
+    world: GameState, move: Move, seat: int, side: int, policy: str, seed: int, bonus: int
+) -> int:
+    """
+    The value of ``move`` in ``world`` searched one reply deep: when the next player is
+    of another side, the worst for ``seat``'s side over that player's legal replies
+    (each followed by a rollout), else one rollout (the round's end, when it ends).
+    """
+    child = apply(world, move)
+    if child.phase != PLAYING:
+        value = scores_value(world, child.scores, seat)
+        if child.match_winner >= 0:
+            value += bonus if child.match_winner == side else -bonus
+        return value
+    if child.current_player in child.sides[side]:
+        return outcome_value(world, playouts(child, policy=policy, seed=seed)[0], seat, side, bonus)
+    replies = range(len(engine_legal_moves(child)))
+    runs = playouts(child, policy=policy, seed=seed, first=replies)
+    return min(outcome_value(world, outcome, seat, side, bonus) for outcome in runs)
 
 
 def solved(
