@@ -6,7 +6,6 @@ information-set search bot.
 from __future__ import annotations
 
 import random
-import time
 import types
 from collections.abc import Iterator
 
@@ -123,16 +122,15 @@ def test_the_bot_is_registered_and_checked_on_every_rule_set() -> None:
 
 
 def test_a_time_budget_bounds_the_thinking() -> None:
-    """Issue 26.3(a): a time per decision (at least one world)."""
+    """Issue 26.3(a): a time per decision (at least one world; the budget itself is held
+    on a fake clock below: no timed assertion here)."""
     state = bendolib.new_game("basic", 2, 3)
     rng = random.Random(1)
     while len(legal_moves(state)) < 2:
         state = apply(state, legal_moves(state)[0])
     bot = InfoSetBot(seconds=0.02)
-    started = time.perf_counter()
     move = bot.choose(state.observation(state.current_player), legal_moves(state), rng)
     assert move in legal_moves(state)
-    assert time.perf_counter() - started < 1.0
     with pytest.raises(ValueError):
         InfoSetBot(worlds=0)
     with pytest.raises(ValueError):
