@@ -9,6 +9,7 @@ build.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game, position_text
-from large_sets import on_double
+from large_sets import CHAIN_GAMES, on_double
 
 pytestmark = pytest.mark.skipif(
     engine._step_legal_wide is None, reason="the wide build of the kernel is not built"
@@ -150,3 +151,14 @@ def test_wide_hand_masks_written_in_full(monkeypatch: pytest.MonkeyPatch) -> Non
             assert position_text.loads(position_text.dumps(state)).hand_masks == state.hand_masks
         seen_high |= any(h >> 64 for h in state.hand_masks)
     assert seen_high
+
+
+@pytest.mark.skipif(not os.environ.get("BENDOLIB_LONG"), reason="long profile: BENDOLIB_LONG=1")
+@pytest.mark.parametrize("top", [12, 14])
+@pytest.mark.parametrize("name", CHAIN_GAMES)
+def test_every_chain_game_long(name: str, top: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every chain rule set on double-12 (91 tiles) and double-14 (120), every player count."""
+    rules = on_double(name, top)
+    for players in rules.player_counts:
+        for seed in range(3):
+            _play(new_game(rules, players, seed), random.Random(seed), monkeypatch, 400)
