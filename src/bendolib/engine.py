@@ -12,7 +12,7 @@ import attrs
 
 from bendolib import _memo as memo
 from bendolib._construct import fast_constructor, fast_evolver
-from bendolib._kernel_abi import load_kernel
+from bendolib._kernel_abi import load_build, load_kernel
 from bendolib._kernel_input import spec_tuple
 from bendolib._memo import remember
 from bendolib._placing import (
@@ -278,6 +278,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     global _last_listed
     if _step_legal is not None:
         listed = _step_legal(state)
+        if listed is None and _step_legal_wide is not None:
+            listed = _step_legal_wide(state)
         if listed is not None:
             _last_listed = (state, listed)
             return listed
@@ -365,6 +367,8 @@ def apply(state: GameState, move: Move) -> GameState:
     listed_for, moves = _last_listed
     if _step_apply is not None:
         after = _step_apply(state, move, listed_for, moves)
+        if after is None and _step_apply_wide is not None:
+            after = _step_apply_wide(state, move, listed_for, moves)
         if after is not None:
             return after
     if type(move) is Place:
@@ -940,13 +944,14 @@ def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:
 # -- the compiled hot paths ------------------------------------------------------------
 
 
-def _load_step_kernel() -> ModuleType | None:
+def _load_step_kernel(build: str = "_kernel") -> ModuleType | None:
     """
-    The compiled kernel's step functions, set up with this engine's classes, memo
-    tables and helpers; None when the kernel is not built or ``BENDOLIB_PURE_PYTHON``
-    asks for the pure-Python engine (see :mod:`bendolib.playouts`).
+    The compiled kernel's step functions (of the build ``build``: ``"_kernel_wide"``
+    plays the tile sets of more than 64 tiles), set up with this engine's classes, memo
+    tables and helpers; None when the kernel (or that build) is not built or
+    ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine (see :mod:`bendolib.playouts`).
     """
-    _kernel = load_kernel()
+    _kernel = load_kernel() if build == "_kernel" else load_build(build)
     if _kernel is None:
         return None
     from bendolib.geometry import bend, straight, triangles, trilattice
@@ -1032,3 +1037,13 @@ if _step_kernel is not None:
     _step_apply = _step_kernel.step_apply
     _deal_deck = _step_kernel.deal_deck
     _deal_hands = _step_kernel.deal_hands
+#: The wide build's step functions (issue 24, point 2: tile sets of 65 to 128 tiles, whose
+#: states the 64-bit build leaves to the Python engine): tried when the first gives None.
+_step_legal_wide: Callable[[GameState], tuple[Move, ...] | None] | None = None
+_step_apply_wide: Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None] | None = (
+    None
+)
+_step_kernel_wide = _load_step_kernel("_kernel_wide") if _step_kernel is not None else None
+if _step_kernel_wide is not None:
+    _step_legal_wide = _step_kernel_wide.step_legal
+    _step_apply_wide = _step_kernel_wide.step_apply

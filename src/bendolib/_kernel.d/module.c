@@ -43,7 +43,7 @@ static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t 
         } else {
             PyObject *log = log_cell(state, move);
             if (log) {
-                uint64_t drawn = v.drawn;
+                mask_t drawn = v.drawn;
                 long dcount;
                 if (!as_long(FIELD(state, L_state, S_DCOUNT), &dcount))
                     out = step_end_turn(&v, state, FIELD(state, L_state, S_HANDS), v.stock_pos, drawn, dcount, log);

@@ -254,7 +254,7 @@ static PyObject *hands_tuple(View *v) {
     if (!t)
         return NULL;
     for (int i = 0; i < v->nhands; i++) {
-        PyObject *h = PyLong_FromUnsignedLongLong(v->hands[i]);
+        PyObject *h = tiles_obj(v->hands[i]);
         if (!h) {
             Py_DECREF(t);
             return NULL;
@@ -265,10 +265,10 @@ static PyObject *hands_tuple(View *v) {
 }
 
 /* GameState(hands, board, player, stock_pos, drawn, drawn_count, last_placer, log, context) */
-static PyObject *new_state(PyObject *hands, PyObject *board, long player, long stock_pos, uint64_t drawn,
+static PyObject *new_state(PyObject *hands, PyObject *board, long player, long stock_pos, mask_t drawn,
                            long drawn_count, PyObject *last_placer, PyObject *log, PyObject *context) {
     PyObject *p = PyLong_FromLong(player), *s = PyLong_FromLong(stock_pos);
-    PyObject *d = PyLong_FromUnsignedLongLong(drawn), *c = PyLong_FromLong(drawn_count);
+    PyObject *d = tiles_obj(drawn), *c = PyLong_FromLong(drawn_count);
     PyObject *out = NULL;
     if (p && s && d && c) {
         PyObject *values[9] = {hands, board, p, s, d, c, last_placer, log, context};
@@ -295,12 +295,12 @@ static long step_next_seat(View *v, long seat) {
 static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked);
 
 /* engine._end_turn: the turn passes on, or the round ends blocked (references borrowed) */
-static PyObject *step_end_turn(View *v, PyObject *state, PyObject *hands, long stock_pos, uint64_t drawn,
+static PyObject *step_end_turn(View *v, PyObject *state, PyObject *hands, long stock_pos, mask_t drawn,
                           long drawn_count, PyObject *log) {
     PyObject *last = FIELD(state, L_state, S_LAST);
     int blocked = 0;
     if (!(stock_pos < PyTuple_GET_SIZE(v->deck) && v->ri->draws)) {
-        uint64_t all = 0;
+        mask_t all = 0;
         for (int i = 0; i < v->nhands; i++)
             all |= v->hands[i];
         int f = step_fits(v, v->board, all);
@@ -377,8 +377,8 @@ static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
     if (!hand_points)
         return NULL;
     for (long p = 0; p < players; p++) {
-        uint64_t h;
-        if (as_mask(PyTuple_GET_ITEM(hands, p), &h))
+        mask_t h;
+        if (as_tiles(PyTuple_GET_ITEM(hands, p), &h))
             goto python_cleanup;
         long total = 0;
         while (h) {
@@ -515,9 +515,9 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
         return NULL;
     PyObject *found = PyDict_GetItemWithError(ri->by_id, id);
     Py_DECREF(id);
-    if (!found || as_long(found, &index) || index < 0 || index >= 64)
+    if (!found || as_long(found, &index) || index < 0 || index >= MAXT)
         return NULL;
-    uint64_t hand = v->hands[v->player] & ~((uint64_t)1 << index);
+    mask_t hand = v->hands[v->player] & ~((mask_t)1 << index);
     if (!hand && !ri->first_out) {
         int left = 0;
         for (int i = 0; i < v->nhands; i++)
@@ -569,7 +569,7 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
     }
     int blocked = 0;
     if (!(v->stock_pos < PyTuple_GET_SIZE(v->deck) && ri->draws)) {
-        uint64_t all = 0;
+        mask_t all = 0;
         for (int i = 0; i < v->nhands; i++)
             all |= v->hands[i];
         int f = step_fits(v, board, all);
@@ -604,12 +604,12 @@ static PyObject *draw(View *v, PyObject *state, int could_place) {
     long index, drawn_count;
     if (!ri->place_ok || v->stock_pos >= size || as_long(PyTuple_GET_ITEM(v->deck, v->stock_pos), &index) ||
         index < 0 || index >= ri->count || as_long(FIELD(state, L_state, S_DCOUNT), &drawn_count) ||
-        drawn_count < 0 || drawn_count > 64)
+        drawn_count < 0 || drawn_count > MAXT)
         return NULL;
-    uint64_t mask = (uint64_t)1 << index;
+    mask_t mask = (mask_t)1 << index;
     long stock_pos = v->stock_pos + 1;
-    uint64_t hand = v->hands[v->player] |= mask;
-    uint64_t drawn = v->drawn | mask;
+    mask_t hand = v->hands[v->player] |= mask;
+    mask_t drawn = v->drawn | mask;
     drawn_count += 1;
     PyObject *hands = hands_tuple(v), *log = log_cell(state, s_draw), *out = NULL;
     if (!hands || !log)
@@ -627,14 +627,14 @@ static PyObject *draw(View *v, PyObject *state, int could_place) {
             goto done;
         keep = !f;
         if (keep && ri->one_each) {
-            uint64_t off_board = 0;
+            mask_t off_board = 0;
             for (int i = 0; i < v->nhands; i++)
                 off_board |= v->hands[i];
             for (Py_ssize_t k = stock_pos; k < size; k++) {
                 long j;
                 if (as_long(PyTuple_GET_ITEM(v->deck, k), &j) || j < 0 || j >= ri->count)
                     goto done;
-                off_board |= (uint64_t)1 << j;
+                off_board |= (mask_t)1 << j;
             }
             keep = step_fits(v, v->board, off_board);
             if (keep < 0 || keep > 1)

@@ -10,7 +10,7 @@ typedef struct {
     PyObject *owner; /* a reference to the capsule owning ri, or NULL */
     long player, stock_pos, players, direction, opening;
     int empty;
-    uint64_t hands[MAXP], drawn;
+    mask_t hands[MAXP], drawn;
     int nhands;
 } View;
 
@@ -64,15 +64,15 @@ static int view_state(PyObject *state, View *v, int allow_open) {
     if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) > MAXP || !PyTuple_GET_SIZE(hands))
         return 1;
     v->nhands = (int)PyTuple_GET_SIZE(hands);
-    uint64_t beyond = v->ri->count >= 64 ? 0 : ~(uint64_t)0 << v->ri->count, held = 0;
+    mask_t beyond = v->ri->count >= MAXT ? 0 : ~(mask_t)0 << v->ri->count, held = 0;
     for (int i = 0; i < v->nhands; i++) {
-        if (as_mask(PyTuple_GET_ITEM(hands, i), &v->hands[i]) || (v->hands[i] & (beyond | held)))
+        if (as_tiles(PyTuple_GET_ITEM(hands, i), &v->hands[i]) || (v->hands[i] & (beyond | held)))
             return 1;
         held |= v->hands[i];
     }
     if (as_long(FIELD(state, L_state, S_PLAYER), &v->player) || v->player < 0 || v->player >= v->nhands ||
         as_long(FIELD(state, L_state, S_STOCK), &v->stock_pos) ||
-        as_mask(FIELD(state, L_state, S_DRAWN), &v->drawn) || (v->drawn & beyond) ||
+        as_tiles(FIELD(state, L_state, S_DRAWN), &v->drawn) || (v->drawn & beyond) ||
         as_long(FIELD(context, L_context, C_DIRECTION), &v->direction) ||
         (v->direction != 1 && v->direction != -1))
         return 1;
@@ -116,7 +116,7 @@ static int maybe_joints(PyObject *ends) {
 /* engine.legal_moves for a playing state on a non-empty board: new tuple, NULL */
 static PyObject *legal_of(View *v, PyObject *state) {
     RulesInfo *ri = v->ri;
-    uint64_t hand = v->hands[v->player];
+    mask_t hand = v->hands[v->player];
     if (v->drawn)
         hand &= v->drawn;
     Parts p = {{0}, 0, 0};
@@ -173,7 +173,7 @@ static PyObject *k_step_legal(PyObject *self, PyObject *state) {
 }
 
 /* -- fits (placing._fits) for a board with tiles: 1, 0, -1 error, 2 not handled -- */
-static int step_fits(View *v, PyObject *board, uint64_t mask) {
+static int step_fits(View *v, PyObject *board, mask_t mask) {
     RulesInfo *ri = v->ri;
     if (!mask)
         return 0;
@@ -202,7 +202,7 @@ static int step_fits(View *v, PyObject *board, uint64_t mask) {
             return 2;
         if (!free_)
             continue;
-        uint64_t got;
+        mask_t got;
         int r = ri->listing == s_list_straight
                     ? masked_get(ri->face_mask, FIELD(end, L_end, E_VALUE), -1, &got)
                     : masked_get(ri->fit_masks, FIELD(end, L_end, E_VALUE), (int)free_, &got);

@@ -103,15 +103,7 @@ static PyObject *memo_or_build(PyObject *memo, PyObject *k, PyObject *build, PyO
     return built;
 }
 
-static inline int lowest_index(uint64_t x) {
-#if defined(_MSC_VER)
-    unsigned long i;
-    _BitScanForward64(&i, x);
-    return (int)i;
-#else
-    return __builtin_ctzll(x);
-#endif
-}
+static inline int lowest_index(mask_t x) { return lowest_bit(x); }
 
 /* placing._bend_at for the one tile ``i`` at end ``e``: a new tuple, or NULL */
 static PyObject *bend_at_one(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
@@ -161,7 +153,7 @@ done:
 
 /* the memoised placements of tile ``i`` at end ``e`` under ``key``, built on a miss */
 static PyObject *bend_memo(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
-    PyObject *index = PyLong_FromUnsignedLongLong((uint64_t)1 << i);
+    PyObject *index = tiles_obj((mask_t)1 << i);
     PyObject *k = index ? PyTuple_Pack(6, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
                                        FIELD(end, L_end, E_FREE), FIELD(end, L_end, E_VALUE), index)
                         : NULL;
@@ -196,10 +188,10 @@ static PyObject *bend_memo(RulesInfo *ri, PyObject *end, PyObject *eo, long valu
 typedef struct {
     PyObject *end;
     long free_, value;
-    uint64_t cand;
+    mask_t cand;
 } OpenEnd;
 
-static int open_end(PyObject *ends, Py_ssize_t e, PyObject *table, int by_free, uint64_t mask, OpenEnd *o) {
+static int open_end(PyObject *ends, Py_ssize_t e, PyObject *table, int by_free, mask_t mask, OpenEnd *o) {
     PyObject *end = o->end = PyTuple_GET_ITEM(ends, e);
     o->cand = 0;
     if (Py_TYPE(end) != L_end.type || as_long(FIELD(end, L_end, E_FREE), &o->free_) ||
@@ -209,7 +201,7 @@ static int open_end(PyObject *ends, Py_ssize_t e, PyObject *table, int by_free, 
         return 0;
     if (by_free && (o->free_ < 0 || o->free_ > 3))
         return 1;
-    uint64_t fit;
+    mask_t fit;
     int r = masked_get(table, FIELD(end, L_end, E_VALUE), by_free ? (int)o->free_ : -1, &fit);
     if (!r)
         o->cand = mask & fit;
@@ -217,7 +209,7 @@ static int open_end(PyObject *ends, Py_ssize_t e, PyObject *table, int by_free, 
 }
 
 /* placing._bend_placements: 0, -1 on an error, 1 when not handled */
-static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
+static int bend_listing(RulesInfo *ri, PyObject *ends, mask_t mask, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
     for (Py_ssize_t e = 0; e < n; e++) {
         OpenEnd o;
@@ -230,7 +222,7 @@ static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) 
         if (!eo)
             return -1;
         while (o.cand) {
-            uint64_t low = o.cand & (0 - o.cand);
+            mask_t low = o.cand & (0 - o.cand);
             o.cand ^= low;
             int i = lowest_index(low);
             PyObject *t = bend_memo(ri, o.end, eo, o.value, o.free_, i);
@@ -245,7 +237,7 @@ static int bend_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) 
 }
 
 /* placing._bend_closing: 0, -1 on an error, 1 when not handled */
-static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, PyObject *joints, Parts *p) {
+static int bend_closing_listing(RulesInfo *ri, PyObject *ends, mask_t mask, PyObject *joints, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
     if (n > MAXE || !PyTuple_CheckExact(joints))
         return 1;
@@ -285,21 +277,21 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
             continue;
         PyObject *end = o.end;
         long free_ = o.free_, value = o.value;
-        uint64_t cand = o.cand;
+        mask_t cand = o.cand;
         PyObject *eo = PyLong_FromSsize_t(e);
         if (!eo) {
             r = -1;
             break;
         }
         while (cand && !r) {
-            uint64_t low = cand & (0 - cand);
+            mask_t low = cand & (0 - cand);
             cand ^= low;
             int i = lowest_index(low);
             if (!joint_end[e]) {
                 r = parts_add(p, bend_memo(ri, end, eo, value, free_, i));
                 continue;
             }
-            PyObject *bit = PyLong_FromUnsignedLongLong(low), *t = NULL;
+            PyObject *bit = tiles_obj(low), *t = NULL;
             PyObject *need_l = PyLong_FromLong(need_of[e][0]), *need_r = PyLong_FromLong(need_of[e][1]);
             PyObject *key = bit && need_l && need_r
                                 ? PyTuple_Pack(8, FIELD(end, L_end, E_CELL), FIELD(end, L_end, E_SIDE), eo,
@@ -349,7 +341,7 @@ static int bend_closing_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Py
 }
 
 /* placing._straight_placements */
-static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts *p) {
+static int straight_listing(RulesInfo *ri, PyObject *ends, mask_t mask, Parts *p) {
     Py_ssize_t n = PyTuple_GET_SIZE(ends);
     for (Py_ssize_t e = 0; e < n; e++) {
         OpenEnd o;
@@ -359,7 +351,7 @@ static int straight_listing(RulesInfo *ri, PyObject *ends, uint64_t mask, Parts 
         if (!o.cand)
             continue;
         PyObject *eo = PyLong_FromSsize_t(e);
-        PyObject *c = PyLong_FromUnsignedLongLong(o.cand);
+        PyObject *c = tiles_obj(o.cand);
         PyObject *t = NULL;
         PyObject *value = FIELD(o.end, L_end, E_VALUE);
         if (eo && c) {

@@ -57,7 +57,7 @@ typedef struct {
     PyObject *scoring, *match, *sides[MAXP + 1]; /* sides: by player count, filled on use */
     int match_plain;  /* a Match: its winner is worked out here */
     long target;
-    long points[64];
+    long points[MAXT];
     long count;
 } RulesInfo;
 
@@ -201,6 +201,49 @@ static inline int as_mask(PyObject *v, uint64_t *out) {
     *out = x;
     return 0;
 }
+
+#if MAXT > 64
+/* a non-negative int of at most MAXT bits (a mask of tiles); -1 (no error left) for
+ * anything else */
+static inline int as_tiles(PyObject *v, mask_t *out) {
+    if (!PyLong_CheckExact(v))
+        return -1;
+    int overflow = 0;
+    long long small = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (!overflow && small >= 0) {
+        *out = (mask_t)(uint64_t)small;
+        return 0;
+    }
+    if (overflow <= 0) { /* negative, or an error */
+        PyErr_Clear();
+        return -1;
+    }
+    unsigned char bytes[MAXT / 8];
+    if (_PyLong_NumBits(v) > (size_t)MAXT ||
+        _PyLong_AsByteArray((PyLongObject *)v, bytes, sizeof bytes, 1, 0)) {
+        PyErr_Clear();
+        return -1;
+    }
+    mask_t x = 0;
+    for (int i = (int)sizeof bytes - 1; i >= 0; i--)
+        x = (x << 8) | bytes[i];
+    *out = x;
+    return 0;
+}
+
+/* a mask of tiles as an int */
+static inline PyObject *tiles_obj(mask_t x) {
+    if (!(uint64_t)(x >> 64))
+        return PyLong_FromUnsignedLongLong((uint64_t)x);
+    unsigned char bytes[MAXT / 8];
+    for (int i = 0; i < (int)sizeof bytes; i++)
+        bytes[i] = (unsigned char)(x >> (8 * i));
+    return _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
+}
+#else
+#define as_tiles as_mask
+#define tiles_obj PyLong_FromUnsignedLongLong
+#endif
 
 /* an int that fits a long; -1 (no error left) for anything else */
 static inline int as_long(PyObject *v, long *out) {
@@ -397,7 +440,7 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
     v = PyObject_GetAttrString(ri->tileset, "_points");
     if (!v)
         goto fail;
-    int points_ok = PyTuple_Check(v) && PyTuple_GET_SIZE(v) == ri->count && ri->count <= 64;
+    int points_ok = PyTuple_Check(v) && PyTuple_GET_SIZE(v) == ri->count && ri->count <= MAXT;
     for (long i = 0; points_ok && i < ri->count; i++)
         points_ok = !as_long(PyTuple_GET_ITEM(v, i), &ri->points[i]);
     Py_DECREF(v);
@@ -405,7 +448,7 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
         return ri;
     if (!(ri->count_obj = PyLong_FromLong(ri->count)))
         goto fail;
-    ri->ok = ri->count <= 64;
+    ri->ok = ri->count <= MAXT;
     return ri;
 fail:
     Py_XDECREF(geometry);
@@ -416,7 +459,7 @@ fail:
 }
 
 /* ``mask & table.get(key, 0)`` read from a dict of ints (or of 4-tuples, item ``free``) */
-static int masked_get(PyObject *table, PyObject *key, int item, uint64_t *out) {
+static int masked_get(PyObject *table, PyObject *key, int item, mask_t *out) {
     PyObject *v = PyDict_GetItemWithError(table, key);
     if (!v) {
         if (PyErr_Occurred())
@@ -429,5 +472,5 @@ static int masked_get(PyObject *table, PyObject *key, int item, uint64_t *out) {
             return 1;
         v = PyTuple_GET_ITEM(v, item);
     }
-    return as_mask(v, out) ? 1 : 0;
+    return as_tiles(v, out) ? 1 : 0;
 }

@@ -1,0 +1,67 @@
+"""
+``legal_moves`` + ``apply`` per decision on double-12 (issue 24, point 2): the wide
+build's compiled step paths against the Python engine, interleaved in one process.
+
+Run from the repository root: ``python bench/step_wide.py`` (a few seconds).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import bendolib
+from bendolib import RuleSet, apply, engine, legal_moves, new_game
+from bendolib.rules.bendomino import ACTION_TILES
+from bendolib.tiles import TileSet
+
+
+def on_double(name: str, top: int) -> RuleSet:
+    """Rule set ``name`` on the double-``top`` set (tests/large_sets.py's on_double)."""
+    rules = bendolib.rules.get(name)
+    tiles = TileSet.double(top, straight=not rules.geometry.uses_bends)
+    if any(tile in rules.tileset.tiles for tile in ACTION_TILES):
+        tiles = TileSet(f"{tiles.name} + actions", tiles.tiles + ACTION_TILES)
+    return rules.configure(f"{name}-d{top}", tileset=tiles)
+
+
+STEP = ("_step_legal", "_step_apply", "_step_legal_wide", "_step_apply_wide")
+SAVED = {name: getattr(engine, name) for name in STEP}
+
+
+def run(rules: RuleSet, players: int, compiled: bool, games: int) -> tuple[float, int]:
+    """Microseconds per decision and decisions, over ``games`` random rounds."""
+    for name, function in SAVED.items():
+        setattr(engine, name, function if compiled else None)
+    decisions, spent = 0, 0.0
+    for seed in range(games):
+        state = new_game(rules, players, seed)
+        rng = random.Random(seed)
+        start = time.perf_counter()
+        while not state.is_game_over:
+            moves = legal_moves(state)
+            state = apply(state, moves[rng.randrange(len(moves))])
+            decisions += 1
+        spent += time.perf_counter() - start
+    return spent / decisions * 1e6, decisions
+
+
+def main() -> None:
+    """Print the best of 5 interleaved repetitions per rule set, compiled and Python."""
+    for name, players in (("basic", 2), ("classic-draw", 4), ("bendo-all-in-actions", 2)):
+        rules = on_double(name, 12)
+        compiled, python = [], []
+        for _ in range(5):
+            compiled.append(run(rules, players, True, 8))
+            python.append(run(rules, players, False, 8))
+        fast = min(t for t, _ in compiled)
+        slow = min(t for t, _ in python)
+        print(
+            f"{name} {players}p double-12: compiled {fast:.1f} us/decision, "
+            f"python {slow:.1f} us/decision, x{slow / fast:.1f} "
+            f"({compiled[0][1]} decisions a repetition)"
+        )
+
+
+if __name__ == "__main__":
+    main()
