@@ -287,7 +287,7 @@ def playouts_many(
         # each state it leaves to the path below, a list then
         got = _kernel.quick_many(states, count, policy, seed, until)
         if type(got) is tuple:
-            return got  # type: ignore[no-any-return]
+            return got
     if got is NotImplemented:
         got = [NotImplemented] * len(states)
     holes = [j for j, item in enumerate(got) if item is NotImplemented]
