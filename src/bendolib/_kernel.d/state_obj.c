@@ -712,6 +712,111 @@ static PyObject *k_quick_many(PyObject *self, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+/* -- playouts itself reached from C (issue 24, point 3) ---------------------------------
+ * fast_entry(function): a callable standing for bendolib.playouts.playouts (``function``):
+ * a call of the common form (the state and count positional, policy, seed, until and record
+ * by keyword or left out) is quick's, in C, with no Python frame (the frame, its keyword-only
+ * defaults looked up in a dict one by one, was a third of a 1-playout call's fixed cost);
+ * every other call, and every one quick leaves (NotImplemented, UnsupportedError), is the
+ * function's own call, its arguments as given: the same answers and the same errors.  Its
+ * attributes are the function's (__doc__, __name__, __wrapped__ for inspect.signature). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *function;
+} FastEntry;
+
+static PyTypeObject FastEntryType = {PyVarObject_HEAD_INIT(NULL, 0)};
+static PyObject *fe_policy = NULL, *fe_seed = NULL, *fe_until = NULL, *fe_record = NULL,
+                *fe_random = NULL, *fe_round = NULL, *fe_zero = NULL;
+
+static PyObject *fe_call(PyObject *self, PyObject *const *args, size_t nargsf,
+                         PyObject *kwnames) {
+    PyObject *function = ((FastEntry *)self)->function;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs >= 1 && nargs <= 2 && q_spec) {
+        PyObject *call[6] = {args[0], nargs == 2 ? args[1] : Py_None, fe_random, fe_zero,
+                             fe_round, Py_False};
+        int common = 1;
+        Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+        for (Py_ssize_t k = 0; k < nk && common; k++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, k); /* (interned: compared by id) */
+            if (name == fe_policy)
+                call[2] = args[nargs + k];
+            else if (name == fe_seed)
+                call[3] = args[nargs + k];
+            else if (name == fe_until)
+                call[4] = args[nargs + k];
+            else if (name == fe_record)
+                call[5] = args[nargs + k];
+            else
+                common = 0; /* first, count or state by keyword, a wrong name: the function */
+        }
+        if (common) {
+            PyObject *got = k_quick(NULL, call, 6);
+            if (got && got != Py_NotImplemented)
+                return got;
+            if (got)
+                Py_DECREF(got);
+            else if (PyErr_ExceptionMatches(UnsupportedError))
+                PyErr_Clear(); /* an event the kernel leaves to the engine: the function */
+            else
+                return NULL;
+        }
+    }
+    return PyObject_Vectorcall(function, args, nargsf, kwnames);
+}
+
+static PyObject *fe_getattro(PyObject *self, PyObject *name) {
+    PyObject *function = ((FastEntry *)self)->function;
+    if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "__wrapped__") == 0)
+        return Py_NewRef(function);
+    return PyObject_GetAttr(function, name);
+}
+
+static PyObject *fe_repr(PyObject *self) {
+    return PyObject_Repr(((FastEntry *)self)->function);
+}
+
+static void fe_dealloc(PyObject *self) {
+    Py_XDECREF(((FastEntry *)self)->function);
+    PyObject_Free(self);
+}
+
+static int fast_entry_ready(void) {
+    if (FastEntryType.tp_name)
+        return 0;
+    FastEntryType.tp_name = KNAME(".FastEntry");
+    FastEntryType.tp_basicsize = sizeof(FastEntry);
+    FastEntryType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
+    FastEntryType.tp_vectorcall_offset = offsetof(FastEntry, vectorcall);
+    FastEntryType.tp_call = PyVectorcall_Call;
+    FastEntryType.tp_getattro = fe_getattro;
+    FastEntryType.tp_repr = fe_repr;
+    FastEntryType.tp_dealloc = fe_dealloc;
+    FastEntryType.tp_doc = "playouts reached from C (see bendolib.playouts)";
+    if (!(fe_policy = PyUnicode_InternFromString("policy")) ||
+        !(fe_seed = PyUnicode_InternFromString("seed")) ||
+        !(fe_until = PyUnicode_InternFromString("until")) ||
+        !(fe_record = PyUnicode_InternFromString("record")) ||
+        !(fe_random = PyUnicode_InternFromString("random")) ||
+        !(fe_round = PyUnicode_InternFromString("round")) || !(fe_zero = PyLong_FromLong(0)))
+        return -1;
+    return PyType_Ready(&FastEntryType);
+}
+
+/* fast_entry(function): the FastEntry standing for bendolib.playouts.playouts */
+static PyObject *k_fast_entry(PyObject *self, PyObject *function) {
+    if (fast_entry_ready())
+        return NULL;
+    FastEntry *made = PyObject_New(FastEntry, &FastEntryType);
+    if (!made)
+        return NULL;
+    made->vectorcall = fe_call;
+    made->function = Py_NewRef(function);
+    return (PyObject *)made;
+}
+
 /* read_agrees(spec, state): None when read_slots leaves the state to the tuple path, else
  * whether it read the KState read_state reads from the state tuple, byte for byte (a
  * test's check of read_slots) */
@@ -791,6 +896,8 @@ static PyObject *k_deal_quick(PyObject *self, PyObject *const *args, Py_ssize_t 
      "quick_set(rules, players, spec, policies, outcome): the rule set quick serves"},     \
     {"quick", (PyCFunction)(void (*)(void))k_quick, METH_FASTCALL,                         \
      "quick(state, count, policy, seed, until, record) -> playouts(...), or NotImplemented"}, \
+    {"fast_entry", k_fast_entry, METH_O,                                                   \
+     "fast_entry(playouts) -> playouts, its common calls served in C"},                    \
     {"quick_many", (PyCFunction)(void (*)(void))k_quick_many, METH_FASTCALL,               \
      "quick_many(states, count, policy, seed, until) -> playouts_many(...), with holes"},  \
     {"read_agrees", k_read_agrees, METH_VARARGS,                                           \
