@@ -461,7 +461,7 @@ def test_the_c_entry_of_playouts_answers_as_the_function() -> None:
         want = function(*args, **kwargs)
         assert playouts(*args, **kwargs) == want, (args, kwargs)
         assert want == reference_playouts(*args, **kwargs)
-    for args, kwargs in [
+    wrong: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
         ((state, -1), {}),
         ((state, True), {}),
         ((state, 1), {"bogus": 1}),
@@ -469,7 +469,8 @@ def test_the_c_entry_of_playouts_answers_as_the_function() -> None:
         ((), {}),
         ((state, 1), {"policy": "nope"}),
         ((object(), 1), {}),
-    ]:
+    ]
+    for args, kwargs in wrong:
         with pytest.raises(Exception) as got:
             playouts(*args, **kwargs)
         with pytest.raises(Exception) as wanted:
