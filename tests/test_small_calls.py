@@ -438,11 +438,19 @@ def test_the_c_entry_of_playouts_answers_as_the_function() -> None:
     signature are the function's.
     """
     import inspect
+    import pickle
 
     function = inspect.unwrap(playouts)
     assert inspect.isfunction(function)
     assert playouts.__doc__ == function.__doc__ and playouts.__name__ == "playouts"
     assert inspect.signature(playouts) == inspect.signature(function)
+    assert pickle.loads(pickle.dumps(playouts)) is playouts
+
+    class Holder:
+        run = playouts  # bound as the function is: the holder is the state
+
+    with pytest.raises(TypeError, match="GameState"):
+        Holder().run(1)
     state = new_game("basic", 2, seed=3)
     other = new_game("classic-draw", 3, seed=3)  # not the rule set quick serves, then it is
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = [

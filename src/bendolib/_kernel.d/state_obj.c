@@ -769,9 +769,31 @@ static PyObject *fe_call(PyObject *self, PyObject *const *args, size_t nargsf,
 
 static PyObject *fe_getattro(PyObject *self, PyObject *name) {
     PyObject *function = ((FastEntry *)self)->function;
-    if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "__wrapped__") == 0)
-        return Py_NewRef(function);
+    if (PyUnicode_Check(name)) {
+        if (PyUnicode_CompareWithASCIIString(name, "__wrapped__") == 0)
+            return Py_NewRef(function);
+        if (PyUnicode_CompareWithASCIIString(name, "__reduce_ex__") == 0 ||
+            PyUnicode_CompareWithASCIIString(name, "__reduce__") == 0)
+            return PyObject_GenericGetAttr(self, name); /* pickled by name: fe_reduce */
+    }
     return PyObject_GetAttr(function, name);
+}
+
+/* pickled as the function was: by its qualified name, in its module */
+static PyObject *fe_reduce(PyObject *self, PyObject *unused) {
+    return PyObject_GetAttrString(((FastEntry *)self)->function, "__qualname__");
+}
+
+static PyMethodDef fe_methods[] = {
+    {"__reduce__", fe_reduce, METH_NOARGS, "the qualified name (pickled by reference)"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* bound as the function is, when it is a class's attribute */
+static PyObject *fe_get(PyObject *self, PyObject *obj, PyObject *type) {
+    if (obj == NULL || obj == Py_None)
+        return Py_NewRef(self);
+    return PyMethod_New(self, obj);
 }
 
 static PyObject *fe_repr(PyObject *self) {
@@ -793,6 +815,8 @@ static int fast_entry_ready(void) {
     FastEntryType.tp_call = PyVectorcall_Call;
     FastEntryType.tp_getattro = fe_getattro;
     FastEntryType.tp_repr = fe_repr;
+    FastEntryType.tp_methods = fe_methods;
+    FastEntryType.tp_descr_get = fe_get;
     FastEntryType.tp_dealloc = fe_dealloc;
     FastEntryType.tp_doc = "playouts reached from C (see bendolib.playouts)";
     if (!(fe_policy = PyUnicode_InternFromString("policy")) ||
