@@ -450,7 +450,7 @@ def test_the_c_entry_of_playouts_answers_as_the_function() -> None:
         run = playouts  # bound as the function is: the holder is the state
 
     with pytest.raises(TypeError, match="GameState"):
-        Holder().run(1)
+        Holder().run(1)  # type: ignore[misc]
     state = new_game("basic", 2, seed=3)
     other = new_game("classic-draw", 3, seed=3)  # not the rule set quick serves, then it is
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
