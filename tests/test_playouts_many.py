@@ -105,3 +105,22 @@ def test_many_checks_its_arguments() -> None:
         playouts_many([state], -1)
     with pytest.raises(PlayoutError, match="unknown policy"):
         playouts_many([state], 1, policy="best")
+
+
+def test_many_in_one_c_call_leaves_the_rest_to_the_per_state_path() -> None:
+    """
+    Issue 24 point 3: ``playouts_many`` plays the states the quick path takes in one C
+    call and leaves holes for the others (another rule set, a position the kernel
+    leaves to the engine); every item is still ``playouts``'s answer,
+    for a list, a tuple or another sequence of states.
+    """
+    import collections
+
+    base = leaves([("basic", 2)], 4)
+    others = leaves([("classic-block", 2), ("all-five", 3)], 2)
+    states = [base[0], others[0], *base[1:], others[1], *others[2:]]
+    want = tuple(playouts(s, 2, seed=7 + j) for j, s in enumerate(states))
+    playouts(base[0], 1)  # the quick path serves Basic
+    for sequence in (states, tuple(states), collections.deque(states)):
+        assert playouts_many(sequence, 2, seed=7) == want
+        playouts(others[0], 1)  # the quick path serves another rule set

@@ -429,3 +429,58 @@ def test_a_player_count_without_a_spec_leaves_the_served_rule_set() -> None:
     assert "players" in str(kernel_reason(state.rules, 2**70))
     assert kernel is not None
     assert isinstance(kernel.quick(state, 1, "random", 1, "round", False), tuple)
+
+
+def test_the_c_entry_of_playouts_answers_as_the_function() -> None:
+    """
+    ``playouts`` reached from C (issue 24, point 3: no Python frame for a common call):
+    every form of call gives the function's outcomes, or its error; its attributes and
+    signature are the function's.
+    """
+    import inspect
+    import pickle
+
+    function = inspect.unwrap(playouts)
+    assert inspect.isfunction(function)
+    assert playouts.__doc__ == function.__doc__ and playouts.__name__ == "playouts"
+    assert inspect.signature(playouts) == inspect.signature(function)
+    assert pickle.loads(pickle.dumps(playouts)) is playouts
+
+    class Holder:
+        run = playouts  # bound as the function is: the holder is the state
+
+    with pytest.raises(TypeError, match="GameState"):
+        Holder().run(1)  # type: ignore[misc]
+    state = new_game("basic", 2, seed=3)
+    other = new_game("classic-draw", 3, seed=3)  # not the rule set quick serves, then it is
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        ((state,), {}),
+        ((state, 2), {}),
+        ((state, 2), {"seed": 9, "policy": "greedy"}),
+        ((state, 3), {"until": "match", "record": True, "seed": -4}),
+        ((state,), {"count": 2, "seed": 5}),
+        ((), {"state": state, "count": 2}),
+        ((state,), {"first": [0, 0]}),
+        ((state, None), {"seed": 2**70}),
+        ((other, 2), {"seed": 1}),
+        ((state, 2), {"record": 1}),
+    ]
+    for args, kwargs in calls * 2:
+        want = function(*args, **kwargs)
+        assert playouts(*args, **kwargs) == want, (args, kwargs)
+        assert want == reference_playouts(*args, **kwargs)
+    wrong: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        ((state, -1), {}),
+        ((state, True), {}),
+        ((state, 1), {"bogus": 1}),
+        ((state, 1, "random"), {}),
+        ((), {}),
+        ((state, 1), {"policy": "nope"}),
+        ((object(), 1), {}),
+    ]
+    for args, kwargs in wrong:
+        with pytest.raises(Exception) as got:
+            playouts(*args, **kwargs)
+        with pytest.raises(Exception) as wanted:
+            function(*args, **kwargs)
+        assert type(got.value) is type(wanted.value) and str(got.value) == str(wanted.value)

@@ -580,6 +580,50 @@ static inline int same_text(PyObject *v, PyObject *text) {
     return v == text || (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, text) == 0);
 }
 
+/* the arguments of quick but the state, checked as quick checks them: 0 when they are of
+ * the exact common types (count None or an int >= 0, policy and until known strs, seed an
+ * int), 1 when not (NotImplemented), -1 on an error */
+static int quick_arguments(PyObject *count_obj, PyObject *policy, PyObject *seed_obj,
+                           PyObject *until, long *count, long *code, int *until_match,
+                           unsigned long long *seed) {
+    *count = 1;
+    *code = -1;
+    if (!q_spec || !step_ready || (count_obj != Py_None && (as_long(count_obj, count) || *count < 0)) ||
+        !PyLong_CheckExact(seed_obj))
+        return 1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(q_policies) && *code < 0; k++)
+        if (same_text(policy, PyTuple_GET_ITEM(q_policies, k)))
+            *code = (long)k;
+    static PyObject *round_text = NULL, *match_text = NULL;
+    if (!round_text && (!(round_text = PyUnicode_InternFromString("round")) ||
+                        !(match_text = PyUnicode_InternFromString("match"))))
+        return -1;
+    *until_match = same_text(until, match_text);
+    if (*code < 0 || (!*until_match && !same_text(until, round_text)))
+        return 1;
+    *seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (*seed == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+/* the playouts of quick from one state, for the spec and class held by the caller: the
+ * outcomes, NotImplemented for a state quick does not take, NULL on an error */
+static PyObject *quick_state(const Spec *sp, PyObject *cls, PyObject *state, long count,
+                             long code, unsigned long long seed, int until_match, int record) {
+    if (!complete(state, &L_state))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    long players;
+    if (!complete(context, &L_context) || FIELD(context, L_context, C_RULES) != q_rules ||
+        as_long(FIELD(context, L_context, C_PLAYERS), &players) || players != q_players)
+        Py_RETURN_NOTIMPLEMENTED;
+    KState root;
+    if (read_slots(sp, state, &root))
+        Py_RETURN_NOTIMPLEMENTED;
+    return run_from(sp, &root, count, (int)code, seed, until_match, record, Py_None, cls, 1);
+}
+
 /* quick(state, count, policy, seed, until, record): bendolib.playouts.playouts(state,
  * count, policy=..., seed=..., until=..., record=...) for the rule set of quick_set and
  * arguments of the exact common types (count None or an int >= 0, policy and until known
@@ -590,46 +634,211 @@ static PyObject *k_quick(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "quick takes 6 arguments");
         return NULL;
     }
-    PyObject *state = args[0], *count_obj = args[1], *policy = args[2], *seed_obj = args[3];
-    PyObject *until = args[4], *record = args[5];
-    if (!q_spec || !step_ready || !complete(state, &L_state))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *context = FIELD(state, L_state, S_CONTEXT);
-    long players, count = 1, code = -1;
-    if (!complete(context, &L_context) || FIELD(context, L_context, C_RULES) != q_rules ||
-        as_long(FIELD(context, L_context, C_PLAYERS), &players) || players != q_players ||
-        (count_obj != Py_None && (as_long(count_obj, &count) || count < 0)) ||
-        !PyLong_CheckExact(seed_obj) || (record != Py_True && record != Py_False))
-        Py_RETURN_NOTIMPLEMENTED;
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(q_policies) && code < 0; k++)
-        if (same_text(policy, PyTuple_GET_ITEM(q_policies, k)))
-            code = (long)k;
-    static PyObject *round_text = NULL, *match_text = NULL;
-    if (!round_text && (!(round_text = PyUnicode_InternFromString("round")) ||
-                        !(match_text = PyUnicode_InternFromString("match"))))
+    PyObject *record = args[5];
+    long count, code;
+    int until_match;
+    unsigned long long seed;
+    int bad = quick_arguments(args[1], args[2], args[3], args[4], &count, &code, &until_match,
+                              &seed);
+    if (bad < 0)
         return NULL;
-    int until_match = same_text(until, match_text);
-    if (code < 0 || (!until_match && !same_text(until, round_text)))
+    if (bad || (record != Py_True && record != Py_False))
         Py_RETURN_NOTIMPLEMENTED;
-    unsigned long long seed = PyLong_AsUnsignedLongLongMask(seed_obj);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred())
-        return NULL;
     PyObject *spec = q_spec, *cls = q_outcome; /* held: another thread may quick_set */
     Py_INCREF(spec);
     Py_INCREF(cls);
-    KState root;
-    PyObject *out;
     const Spec *sp = get_spec(spec);
-    if (!sp)
-        out = NULL;
-    else if (read_slots(sp, state, &root))
-        out = Py_NewRef(Py_NotImplemented);
-    else
-        out = run_from(sp, &root, count, (int)code, seed, until_match, record == Py_True, Py_None,
-                       cls, 1);
+    PyObject *out = sp ? quick_state(sp, cls, args[0], count, code, seed, until_match,
+                                     record == Py_True)
+                       : NULL;
     Py_DECREF(spec);
     Py_DECREF(cls);
     return out;
+}
+
+/* quick_many(states, count, policy, seed, until): bendolib.playouts.playouts_many in one C
+ * call (issue 24, point 3: one C call for a search's leaves, no Python frame per state):
+ * for a list or tuple of states, item j quick(states[j], count, policy, seed + j, until,
+ * False); a tuple when every state was played, else a list with NotImplemented for each
+ * state quick does not take or whose playouts raised UnsupportedError (playouts_many plays
+ * those as before); NotImplemented when the arguments are not quick's */
+static PyObject *k_quick_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "quick_many takes 5 arguments");
+        return NULL;
+    }
+    PyObject *states = args[0];
+    long count, code;
+    int until_match;
+    unsigned long long seed;
+    if (!PyList_CheckExact(states) && !PyTuple_CheckExact(states))
+        Py_RETURN_NOTIMPLEMENTED;
+    int bad = quick_arguments(args[1], args[2], args[3], args[4], &count, &code, &until_match,
+                              &seed);
+    if (bad < 0)
+        return NULL;
+    if (bad)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *spec = q_spec, *cls = q_outcome; /* held: another thread may quick_set */
+    Py_INCREF(spec);
+    Py_INCREF(cls);
+    /* a snapshot of the states: a list may change while its outcomes are made */
+    PyObject *items = PySequence_Tuple(states);
+    const Spec *sp = items ? get_spec(spec) : NULL;
+    Py_ssize_t n = items ? PyTuple_GET_SIZE(items) : 0;
+    PyObject *out = sp ? PyTuple_New(n) : NULL;
+    int holes = 0;
+    for (Py_ssize_t j = 0; out && j < n; j++) {
+        PyObject *got = quick_state(sp, cls, PyTuple_GET_ITEM(items, j), count, code,
+                                    seed + (unsigned long long)j, until_match, 0);
+        if (!got && PyErr_ExceptionMatches(UnsupportedError)) {
+            PyErr_Clear(); /* an event the kernel leaves to the engine */
+            got = Py_NewRef(Py_NotImplemented);
+        }
+        if (!got)
+            Py_CLEAR(out);
+        else {
+            holes |= got == Py_NotImplemented;
+            PyTuple_SET_ITEM(out, j, got);
+        }
+    }
+    if (out && holes) {
+        PyObject *list = PySequence_List(out);
+        Py_SETREF(out, list);
+    }
+    Py_XDECREF(items);
+    Py_DECREF(spec);
+    Py_DECREF(cls);
+    return out;
+}
+
+/* -- playouts itself reached from C (issue 24, point 3) ---------------------------------
+ * fast_entry(function): a callable standing for bendolib.playouts.playouts (``function``):
+ * a call of the common form (the state and count positional, policy, seed, until and record
+ * by keyword or left out) is quick's, in C, with no Python frame (the frame, its keyword-only
+ * defaults looked up in a dict one by one, was a third of a 1-playout call's fixed cost);
+ * every other call, and every one quick leaves (NotImplemented, UnsupportedError), is the
+ * function's own call, its arguments as given: the same answers and the same errors.  Its
+ * attributes are the function's (__doc__, __name__, __wrapped__ for inspect.signature). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *function;
+} FastEntry;
+
+static PyTypeObject FastEntryType = {PyVarObject_HEAD_INIT(NULL, 0)};
+static PyObject *fe_policy = NULL, *fe_seed = NULL, *fe_until = NULL, *fe_record = NULL,
+                *fe_random = NULL, *fe_round = NULL, *fe_zero = NULL;
+
+static PyObject *fe_call(PyObject *self, PyObject *const *args, size_t nargsf,
+                         PyObject *kwnames) {
+    PyObject *function = ((FastEntry *)self)->function;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs >= 1 && nargs <= 2 && q_spec) {
+        PyObject *call[6] = {args[0], nargs == 2 ? args[1] : Py_None, fe_random, fe_zero,
+                             fe_round, Py_False};
+        int common = 1;
+        Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+        for (Py_ssize_t k = 0; k < nk && common; k++) {
+            PyObject *name = PyTuple_GET_ITEM(kwnames, k); /* (interned: compared by id) */
+            if (name == fe_policy)
+                call[2] = args[nargs + k];
+            else if (name == fe_seed)
+                call[3] = args[nargs + k];
+            else if (name == fe_until)
+                call[4] = args[nargs + k];
+            else if (name == fe_record)
+                call[5] = args[nargs + k];
+            else
+                common = 0; /* first, count or state by keyword, a wrong name: the function */
+        }
+        if (common) {
+            PyObject *got = k_quick(NULL, call, 6);
+            if (got && got != Py_NotImplemented)
+                return got;
+            if (got)
+                Py_DECREF(got);
+            else if (PyErr_ExceptionMatches(UnsupportedError))
+                PyErr_Clear(); /* an event the kernel leaves to the engine: the function */
+            else
+                return NULL;
+        }
+    }
+    return PyObject_Vectorcall(function, args, nargsf, kwnames);
+}
+
+static PyObject *fe_getattro(PyObject *self, PyObject *name) {
+    PyObject *function = ((FastEntry *)self)->function;
+    if (PyUnicode_Check(name)) {
+        if (PyUnicode_CompareWithASCIIString(name, "__wrapped__") == 0)
+            return Py_NewRef(function);
+        if (PyUnicode_CompareWithASCIIString(name, "__reduce_ex__") == 0 ||
+            PyUnicode_CompareWithASCIIString(name, "__reduce__") == 0)
+            return PyObject_GenericGetAttr(self, name); /* pickled by name: fe_reduce */
+    }
+    return PyObject_GetAttr(function, name);
+}
+
+/* pickled as the function was: by its qualified name, in its module */
+static PyObject *fe_reduce(PyObject *self, PyObject *unused) {
+    return PyObject_GetAttrString(((FastEntry *)self)->function, "__qualname__");
+}
+
+static PyMethodDef fe_methods[] = {
+    {"__reduce__", fe_reduce, METH_NOARGS, "the qualified name (pickled by reference)"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* bound as the function is, when it is a class's attribute */
+static PyObject *fe_get(PyObject *self, PyObject *obj, PyObject *type) {
+    if (obj == NULL || obj == Py_None)
+        return Py_NewRef(self);
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *fe_repr(PyObject *self) {
+    return PyObject_Repr(((FastEntry *)self)->function);
+}
+
+static void fe_dealloc(PyObject *self) {
+    Py_XDECREF(((FastEntry *)self)->function);
+    PyObject_Free(self);
+}
+
+static int fast_entry_ready(void) {
+    if (FastEntryType.tp_name)
+        return 0;
+    FastEntryType.tp_name = KNAME(".FastEntry");
+    FastEntryType.tp_basicsize = sizeof(FastEntry);
+    FastEntryType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
+    FastEntryType.tp_vectorcall_offset = offsetof(FastEntry, vectorcall);
+    FastEntryType.tp_call = PyVectorcall_Call;
+    FastEntryType.tp_getattro = fe_getattro;
+    FastEntryType.tp_repr = fe_repr;
+    FastEntryType.tp_methods = fe_methods;
+    FastEntryType.tp_descr_get = fe_get;
+    FastEntryType.tp_dealloc = fe_dealloc;
+    FastEntryType.tp_doc = "playouts reached from C (see bendolib.playouts)";
+    if (!(fe_policy = PyUnicode_InternFromString("policy")) ||
+        !(fe_seed = PyUnicode_InternFromString("seed")) ||
+        !(fe_until = PyUnicode_InternFromString("until")) ||
+        !(fe_record = PyUnicode_InternFromString("record")) ||
+        !(fe_random = PyUnicode_InternFromString("random")) ||
+        !(fe_round = PyUnicode_InternFromString("round")) || !(fe_zero = PyLong_FromLong(0)))
+        return -1;
+    return PyType_Ready(&FastEntryType);
+}
+
+/* fast_entry(function): the FastEntry standing for bendolib.playouts.playouts */
+static PyObject *k_fast_entry(PyObject *self, PyObject *function) {
+    if (fast_entry_ready())
+        return NULL;
+    FastEntry *made = PyObject_New(FastEntry, &FastEntryType);
+    if (!made)
+        return NULL;
+    made->vectorcall = fe_call;
+    made->function = Py_NewRef(function);
+    return (PyObject *)made;
 }
 
 /* read_agrees(spec, state): None when read_slots leaves the state to the tuple path, else
@@ -711,6 +920,10 @@ static PyObject *k_deal_quick(PyObject *self, PyObject *const *args, Py_ssize_t 
      "quick_set(rules, players, spec, policies, outcome): the rule set quick serves"},     \
     {"quick", (PyCFunction)(void (*)(void))k_quick, METH_FASTCALL,                         \
      "quick(state, count, policy, seed, until, record) -> playouts(...), or NotImplemented"}, \
+    {"fast_entry", k_fast_entry, METH_O,                                                   \
+     "fast_entry(playouts) -> playouts, its common calls served in C"},                    \
+    {"quick_many", (PyCFunction)(void (*)(void))k_quick_many, METH_FASTCALL,               \
+     "quick_many(states, count, policy, seed, until) -> playouts_many(...), with holes"},  \
     {"read_agrees", k_read_agrees, METH_VARARGS,                                           \
      "read_agrees(spec, state) -> None, or whether both readers read the same state"},    \
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,                           \
