@@ -14,7 +14,7 @@ the same CPU time per decision: each gets the number of worlds that takes it tha
 average (measured first, on decisions of greedy-played rounds), so that the matches
 depend on the seeds only.  OpenSpiel's
 IS-MCTS (``bendolib.adapters.openspiel.ISMCTSBot``, 20 simulations) joins when
-open_spiel is installed (``--no-ismcts``: not; it costs about 0.3 s per decision).
+open_spiel is installed (``--no-ismcts``: not; it costs about 25 ms of CPU per decision).
 ``--gauntlet NAME`` plays only the pairs of that bot (one of ``--bots``) with each of
 the others (the other cells of the table stay empty).
 Plain script: it prints figures and asserts nothing.
