@@ -1,28 +1,27 @@
-"""Print the requirements of some of pyproject.toml's optional extras, one per line.
+"""
+Print the requirements of some of bendolib's optional extras, one per line.
 
     python scripts/extras.py docs release
 
 CI installs the docs and release extras with this instead of ``pip install -e
-'.[docs,release]'``, which would build the compiled kernel a second time.
+'.[docs,release]'``, which would build the compiled kernel a second time.  It reads the
+installed project's metadata (bendolib must be installed).
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from pathlib import Path
-
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from importlib.metadata import requires
 
 
 def main() -> None:
-    data = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
-    extras = data["project"]["optional-dependencies"]
-    for name in sys.argv[1:]:
-        for requirement in extras[name]:
-            print(requirement)
+    """Print the requirements of the extras named on the command line."""
+    wanted = set(sys.argv[1:])
+    for requirement in requires("bendolib") or []:
+        found = re.search(r"""extra\s*==\s*["']([^"']+)["']""", requirement)
+        if found and found.group(1) in wanted:
+            print(requirement.split(";")[0].strip())
 
 
 if __name__ == "__main__":
