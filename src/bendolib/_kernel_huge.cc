@@ -33,12 +33,7 @@ static PyObject *tri_compile(PyObject *arg) {
 #include "_kernel.d/run.c"
 
 static PyMethodDef methods[] = {
-    {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},
-    {"run", k_run, METH_VARARGS,
-     "run(spec, state, count, policy, seed, until_match, record, first, outcome) -> outcomes"},
-    {"listing", k_listing, METH_VARARGS, "listing(spec, state) -> the legal moves as tuples"},
-    {"perft", k_perft, METH_VARARGS, "perft(spec, state, depth) -> move sequences"},
-    {"walk", k_walk, METH_VARARGS, "walk(spec, state, steps, stride) -> legal-move counts"},
+    PLAYOUT_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -126,12 +126,7 @@ static PyObject *k_deal_deck(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},
-    {"run", k_run, METH_VARARGS,
-     "run(spec, state, count, policy, seed, until_match, record, first, outcome) -> outcomes"},
-    {"listing", k_listing, METH_VARARGS, "listing(spec, state) -> the legal moves as tuples"},
-    {"perft", k_perft, METH_VARARGS, "perft(spec, state, depth) -> move sequences"},
-    {"walk", k_walk, METH_VARARGS, "walk(spec, state, steps, stride) -> legal-move counts"},
+    PLAYOUT_METHODS
     {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
     {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
     {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,

@@ -271,3 +271,13 @@ fail:
     Py_DECREF(counts);
     return raise_for(-1), (PyObject *)NULL;
 }
+
+/* the method-table entries of the playout functions above, which every build has (the
+ * tables of module.c and _kernel_huge.cc) */
+#define PLAYOUT_METHODS                                                                         \
+    {"compile", k_compile, METH_O, "compile(spec) -> a compiled rule set (capsule)"},          \
+    {"run", k_run, METH_VARARGS,                                                               \
+     "run(spec, state, count, policy, seed, until_match, record, first, outcome) -> outcomes"}, \
+    {"listing", k_listing, METH_VARARGS, "listing(spec, state) -> the legal moves as tuples"}, \
+    {"perft", k_perft, METH_VARARGS, "perft(spec, state, depth) -> move sequences"},           \
+    {"walk", k_walk, METH_VARARGS, "walk(spec, state, steps, stride) -> legal-move counts"},
