@@ -240,19 +240,7 @@ def playouts(
             record = bool(record)
             firsts = None if first is None else tuple(first)
             try:
-                # the slots read in C (issue 24, point 3: no state tuple built in Python);
-                # the huge build has no slot reader
-                got = NotImplemented
-                if build is not _kernel_huge:
-                    got = build.play(spec, state, count, code, seed, match, record, firsts, Outcome)
-                if got is NotImplemented:  # a triangle game, or a state play leaves to run
-                    flat = _flat(state)
-                    got = tuple(
-                        build.run(
-                            spec, flat, count, code, seed & _MASK, match, record, firsts, Outcome
-                        )
-                    )
-                return got  # type: ignore[no-any-return]
+                return _in_build(build, spec, state, count, code, seed, match, record, firsts)
             except (build.UnsupportedError, NotForKernelError) as exc:
                 reason = str(exc)  # a position or an event the kernel leaves to the engine
     out = reference_playouts(
@@ -262,6 +250,34 @@ def playouts(
     # out of range, which the kernel leaves to it)
     warn_fallback(state.context.rules, state.context.players, reason)
     return out
+
+
+def _in_build(
+    build: Any,
+    spec: Any,
+    state: GameState,
+    count: int,
+    code: int,
+    seed: int,
+    match: bool,
+    record: bool,
+    firsts: tuple[int, ...] | None,
+) -> tuple[Outcome, ...]:
+    """
+    The playouts in ``build`` (the kernel that compiled ``spec``), from the state's slots
+    read in C (issue 24, point 3: no state tuple built in Python), else (a triangle game,
+    a state the slot reader leaves, the huge build, which has none) from its flat tuple;
+    raises what the kernel leaves to the engine.
+    """
+    got: Any = NotImplemented
+    if build is not _kernel_huge:
+        got = build.play(spec, state, count, code, seed, match, record, firsts, Outcome)
+    if got is NotImplemented:
+        flat = _flat(state)
+        got = tuple(
+            build.run(spec, flat, count, code, seed & _MASK, match, record, firsts, Outcome)
+        )
+    return got  # type: ignore[no-any-return]
 
 
 if _kernel is not None and not TYPE_CHECKING:
@@ -324,15 +340,7 @@ def _many_one(
         spec, _, build = _compiled_in(state.context.rules, state.context.players)
     if build is not None and spec is not None:
         try:
-            got = NotImplemented  # (the huge build has no slot reader)
-            if build is not _kernel_huge:
-                got = build.play(spec, state, count, code, seed, match, False, None, Outcome)
-            if got is NotImplemented:  # a triangle game, or a state play leaves to run
-                flat = _flat(state)
-                got = tuple(
-                    build.run(spec, flat, count, code, seed & _MASK, match, False, None, Outcome)
-                )
-            return got  # type: ignore[no-any-return]
+            return _in_build(build, spec, state, count, code, seed, match, False, None)
         except (build.UnsupportedError, NotForKernelError):
             pass  # a position or an event the kernel leaves to the engine
     return reference_playouts(state, count, policy=policy, seed=seed, until=until)
