@@ -12,6 +12,7 @@ import os
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 required = os.environ.get("BENDOLIB_REQUIRE_KERNEL", "") not in ("", "0")
 # Python's own CFLAGS carry -g: the built kernel held 507 KB of which ~400 KB were debug
@@ -19,17 +20,32 @@ required = os.environ.get("BENDOLIB_REQUIRE_KERNEL", "") not in ("", "0")
 # BENDOLIB_KERNEL_DEBUG=1 keeps them for gdb, perf and the sanitizer build.
 debug = os.environ.get("BENDOLIB_KERNEL_DEBUG", "") not in ("", "0")
 strip = [] if debug or not sys.platform.startswith("linux") else ["-Wl,--strip-all"]
+# ... and since they are stripped, they are not written either (-g0 after Python's -g):
+# the three builds compile in 9.2 s of processor time instead of 12.2 s (gcc 12, x86-64).
+nodebug = [] if debug or sys.platform == "win32" else ["-g0"]
+
+
+class BuildKernels(build_ext):
+    """build_ext with the kernel's builds compiled side by side, one thread each."""
+
+    def build_extensions(self) -> None:
+        if not self.parallel:  # (an explicit --parallel / -j N is kept)
+            self.parallel = os.cpu_count() or 1
+        super().build_extensions()
+
 
 # its parts, #included by _kernel.c (one translation unit): a rebuild when any changes
 parts = sorted(glob.glob("src/bendolib/_kernel.d/*.[ch]"))
 
 setup(
+    cmdclass={"build_ext": BuildKernels},
     ext_modules=[
         Extension(
             "bendolib._kernel",
             sources=["src/bendolib/_kernel.c"],
             depends=parts,
             optional=not required,
+            extra_compile_args=nodebug,
             extra_link_args=strip,
         ),
         # the same parts with 128-bit masks (BENDOLIB_WIDE): tile sets of 65 to 128 tiles;
@@ -43,6 +59,7 @@ setup(
                     sources=["src/bendolib/_kernel_wide.c"],
                     depends=[*parts, "src/bendolib/_kernel.c"],
                     optional=not required,
+                    extra_compile_args=nodebug,
                     extra_link_args=strip,
                 )
             ]
@@ -58,7 +75,7 @@ setup(
                     depends=parts,
                     language="c++",
                     optional=True,
-                    extra_compile_args=["-std=c++17", "-Wno-unused-parameter"],
+                    extra_compile_args=["-std=c++17", "-Wno-unused-parameter", *nodebug],
                     extra_link_args=strip,
                 )
             ]
