@@ -30,7 +30,7 @@ from bendolib.moves import DRAW, Draw
 from bendolib.playouts import kernel_reason, playouts, reference_playouts
 from bendolib.rules.effects import FaceEffects, NextDraws
 from bendolib.state import GAME_OVER, PLAYING, RoundContext, check_state
-from large_sets import on_double
+from large_sets import on_double, on_triangles
 
 BASIC = bendolib.rules.get("basic")
 
@@ -354,6 +354,8 @@ def _hostile_states() -> Iterator[tuple[str, GameState]]:
         for name in ("basic", "bendo-all-in-actions", "classic-draw")
         for top in (12, 15)
     ]
+    # and the triangle games on sets of more than 64 triangles (the wide build)
+    large += [on_triangles("triangle-dominoes", 5, True), on_triangles("triominoes", 6, False)]
     for rules in [*(bendolib.rules.get(name) for name in bendolib.rules.names()), *large]:
         name = rules.name
         players = rules.player_counts[0]

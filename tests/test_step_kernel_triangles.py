@@ -18,6 +18,7 @@ import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
 from bendolib.geometry.triangles import TriangleBoard
 from bendolib.rules.drawing import DrawPolicy
+from large_sets import LARGE_TRIANGLE_SETS, on_triangles
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -79,6 +80,41 @@ def test_same_listings_states_and_tables(
                 assert after.history == expected.history
                 state = after
                 steps += 1
+
+
+@pytest.mark.parametrize(("top", "mirrors"), LARGE_TRIANGLE_SETS)
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes"])
+def test_larger_triangle_sets_step_as_the_engine(
+    name: str, top: int, mirrors: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sets of more than 64 triangles (issue 24 point 2: "no 64-tile ceiling"), every
+    player count: the wide build's step paths list and apply as the Python engine, and
+    do the work."""
+    rules = on_triangles(name, top, mirrors)
+    assert engine._step_legal_wide is not None and engine._step_apply_wide is not None
+    for players in rules.player_counts:
+        rng = random.Random(f"{name}/{top}/{players}")
+        state = new_game(rules, players, players)
+        compiled = 0
+        for _ in range(40):
+            if state.is_round_over:
+                break
+            fast = legal_moves(state)
+            with monkeypatch.context() as patch:
+                _pure(patch)
+                slow = legal_moves(state)
+                move = slow[rng.randrange(len(slow))]
+                expected = apply(state, move)
+            assert fast == slow
+            if state.board.placements:
+                compiled += engine._step_legal_wide(state) is not None
+                compiled += engine._step_apply_wide(state, move, state, slow) is not None
+            after = apply(state, fast[slow.index(move)])
+            assert after == expected and hash(after) == hash(expected)
+            assert _tables(after) == _tables(expected)
+            assert after.history == expected.history
+            state = after
+        assert compiled > 10, (rules.name, players)
 
 
 def test_the_compiled_paths_do_the_work() -> None:

@@ -25,7 +25,7 @@ from bendolib._kernel_abi import (
     HIGHEST_PLAY_SCORE_FIELDS,
     MATCH_FIELDS,
     MAX_PLAYERS,
-    MAX_TILES,
+    MAX_TILES_WIDE,
     RULESET_FIELDS,
     WINNER_TAKES_PIPS_FIELDS,
     NotForKernelError,
@@ -196,8 +196,10 @@ def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     if rules.wild_faces:
         raise NotForKernelError("no face is wild on triangles")
     tileset = rules.tileset
-    if len(tileset) > MAX_TILES:
-        raise NotForKernelError(f"{tileset.name} has {len(tileset)} tiles (kernel: {MAX_TILES})")
+    if len(tileset) > MAX_TILES_WIDE:  # (more than MAX_TILES: the wide build)
+        raise NotForKernelError(
+            f"{tileset.name} has {len(tileset)} tiles (the kernel: at most {MAX_TILES_WIDE})"
+        )
     if not 1 <= players <= MAX_PLAYERS:
         raise NotForKernelError(f"{players} players (the kernel: 1 to {MAX_PLAYERS})")
     if not all(type(t) is Triangle for t in tileset.tiles):
