@@ -47,8 +47,10 @@ HUGE_CONFIGS = [(name, bendolib.rules.get(name).player_counts[-1]) for name in C
 
 
 #: Triangle sets beyond ``bendolib._kernel``'s 64 tiles, by (highest number, mirrors):
-#: 76 and 84 tiles, played in ``bendolib._kernel_wide``.
+#: 76 and 84 tiles, played in ``bendolib._kernel_wide`` (playouts and the step paths).
 LARGE_TRIANGLE_SETS = [(5, True), (6, False)]
+#: And beyond 128: 165 and 249 tiles, played in ``bendolib._kernel_huge`` (playouts).
+HUGE_TRIANGLE_SETS = [(8, False), (8, True)]
 
 
 @cache

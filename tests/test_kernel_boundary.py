@@ -354,8 +354,13 @@ def _hostile_states() -> Iterator[tuple[str, GameState]]:
         for name in ("basic", "bendo-all-in-actions", "classic-draw")
         for top in (12, 15)
     ]
-    # and the triangle games on sets of more than 64 triangles (the wide build)
-    large += [on_triangles("triangle-dominoes", 5, True), on_triangles("triominoes", 6, False)]
+    # and the triangle games on sets of more than 64 and 128 triangles (the wide and huge
+    # builds)
+    large += [
+        on_triangles("triangle-dominoes", 5, True),
+        on_triangles("triominoes", 6, False),
+        on_triangles("triominoes", 8, False),
+    ]
     for rules in [*(bendolib.rules.get(name) for name in bendolib.rules.names()), *large]:
         name = rules.name
         players = rules.player_counts[0]
