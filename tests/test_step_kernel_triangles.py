@@ -16,8 +16,11 @@ import pytest
 
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
+from bendolib.geometry import triangles as geometry
 from bendolib.geometry.triangles import TriangleBoard
+from bendolib.limits import MAX_TILES
 from bendolib.rules.drawing import DrawPolicy
+from bendolib.tiles import TileSet
 from large_sets import LARGE_TRIANGLE_SETS, on_triangles
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
@@ -115,6 +118,24 @@ def test_larger_triangle_sets_step_as_the_engine(
             assert after.history == expected.history
             state = after
         assert compiled > 10, (rules.name, players)
+
+
+def test_the_compiled_paths_key_the_moves_as_the_geometry() -> None:
+    """The moves the compiled listing builds go into the geometry's memo table under the
+    geometry's own key, ``(cell key * MAX_TILES + tile index) * 4 + rotation`` (a key of
+    its own would offer one move for another)."""
+    tileset = TileSet.triangles(5, mirrors=True)
+    rules = bendolib.rules.get("triominoes").configure("triominoes-keys", tileset=tileset)
+    moves = geometry._tables(tileset)[2]
+    state = new_game(rules, 2, seed=5)
+    for step in range(20):
+        if state.is_round_over:
+            break
+        legal = legal_moves(state)
+        state = apply(state, legal[step % len(legal)])
+    assert len(moves) > 20
+    for key, move in moves.items():
+        assert key == (move.cell.key * MAX_TILES + tileset.index(move.tile)) * 4 + move.rotation
 
 
 def test_the_compiled_paths_do_the_work() -> None:

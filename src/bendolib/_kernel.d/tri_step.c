@@ -18,6 +18,9 @@
 /* Python triangle-key arithmetic (bendolib.geometry.trilattice: STRIDE 8192) */
 #define PSTRIDE 8192L
 #define POFFSET 4096L
+/* the memo key of a move in the geometry's table, (site * PKEY_TILES + tile) * 4 +
+ * rotation: bendolib.limits.MAX_TILES, as bendolib.geometry.triangles builds it */
+#define PKEY_TILES 1024L
 
 static Layout L_tboard, L_tplacement, L_edge, L_pic, L_cell;
 enum { TB_NUMBERS = 3, TB_FILLED, TB_SITES, TB_PATTERNS };
@@ -439,7 +442,7 @@ static PyObject *t_legal_of(TView *v) {
             long i = ti->fit.fit_tile[f], rot = ti->fit.fit_rot[f];
             if (!((hand >> i) & 1))
                 continue;
-            PyObject *key = PyLong_FromLong((site * 256 + i) * 4 + rot);
+            PyObject *key = PyLong_FromLong((site * PKEY_TILES + i) * 4 + rot);
             if (!key)
                 goto fail;
             PyObject *move = PyDict_GetItemWithError(ti->moves, key), *built = NULL;
