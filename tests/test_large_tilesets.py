@@ -9,7 +9,7 @@ import bendolib
 from bendolib import GameState, Place
 from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry
 from bendolib.geometry.trilattice import Cell
-from bendolib.moves import PlaceInCell
+from bendolib.moves import Draw, PlaceInCell
 from bendolib.tiles import TileSet
 
 
@@ -167,6 +167,48 @@ def test_the_large_builds_read_whole_masks_and_refuse_the_rest(top: int) -> None
     assert expected and kernel.listing(spec, state_tuple(state)) == expected
     n = len(rules.tileset)
     for hands in ((1 << n, 0), (1 << 256, 0), (1 << 300, 0), (-1, 0), (1 << 90, 1 << 90)):
+        bad = list(state_tuple(state))
+        bad[5] = hands
+        with pytest.raises(kernel.UnsupportedError):
+            kernel.listing(spec, tuple(bad))
+
+
+@pytest.mark.parametrize(("top", "mirrors", "beyond"), [(5, True, 64), (8, True, 128)])
+def test_the_large_builds_read_whole_triangle_hands(top: int, mirrors: bool, beyond: int) -> None:
+    """
+    The wide build (triangles 0-5 with mirrors, 76 tiles) lists the engine's moves for a
+    hand holding a triangle beyond index 63, the huge one (0-8 with mirrors, 249) beyond
+    127 (an index beyond a signed byte); a hand beyond the tile set, beyond the build's
+    bits or negative is left to the Python engine (UnsupportedError), never truncated.
+    """
+    from bendolib import playouts as api
+    from bendolib._kernel_input import state_tuple
+    from large_sets import on_triangles
+
+    rules = on_triangles("triominoes", top, mirrors)
+    n = len(rules.tileset)
+    if (api._kernel_wide if n <= 128 else api._kernel_huge) is None:
+        pytest.skip("this build of the kernel is not loaded")
+    spec, _, kernel = api._compiled_in(rules, 2)
+    for seed in range(100):
+        state = bendolib.new_game(rules, 2, seed)
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+        held = [
+            rules.tileset.index(m.tile)
+            for m in bendolib.legal_moves(state)
+            if isinstance(m, PlaceInCell)
+        ]
+        if max(held, default=0) >= beyond:
+            break
+    assert max(held) >= beyond
+    expected = tuple(
+        (0, m.cell.x, m.cell.y, int(m.cell.down), rules.tileset.index(m.tile), m.rotation)
+        if isinstance(m, PlaceInCell)
+        else (1 if isinstance(m, Draw) else 2, 0, 0, 0, 0, 0)
+        for m in bendolib.legal_moves(state)
+    )
+    assert kernel.listing(spec, state_tuple(state)) == expected
+    for hands in ((1 << n, 0), (1 << 256, 0), (1 << 300, 0), (-1, 0)):
         bad = list(state_tuple(state))
         bad[5] = hands
         with pytest.raises(kernel.UnsupportedError):
