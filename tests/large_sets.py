@@ -51,6 +51,18 @@ HUGE_CONFIGS = [(name, bendolib.rules.get(name).player_counts[-1]) for name in C
 LARGE_TRIANGLE_SETS = [(5, True), (6, False)]
 #: And beyond 128: 165 and 249 tiles, played in ``bendolib._kernel_huge`` (playouts).
 HUGE_TRIANGLE_SETS = [(8, False), (8, True)]
+#: Every triangle set of 65 to 256 tiles (the long profiles): 76, 84, 119, 120 (the wide
+#: build), 176, 165, 249 and 220 tiles (the huge build).
+EVERY_LARGE_TRIANGLE_SET = [
+    (5, True),
+    (6, False),
+    (6, True),
+    (7, False),
+    (7, True),
+    (8, False),
+    (8, True),
+    (9, False),
+]
 
 
 @cache

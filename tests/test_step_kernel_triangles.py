@@ -9,6 +9,7 @@ tests compare them too, and check that the compiled paths do the work.
 
 from __future__ import annotations
 
+import os
 import random
 
 import attrs
@@ -21,7 +22,7 @@ from bendolib.geometry.triangles import TriangleBoard
 from bendolib.limits import MAX_TILES
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.tiles import TileSet
-from large_sets import LARGE_TRIANGLE_SETS, on_triangles
+from large_sets import EVERY_LARGE_TRIANGLE_SET, LARGE_TRIANGLE_SETS, on_triangles
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -118,6 +119,35 @@ def test_larger_triangle_sets_step_as_the_engine(
             assert after.history == expected.history
             state = after
         assert compiled > 10, (rules.name, players)
+
+
+@pytest.mark.skipif(not os.environ.get("BENDOLIB_LONG"), reason="long profile: BENDOLIB_LONG=1")
+@pytest.mark.parametrize(("top", "mirrors"), EVERY_LARGE_TRIANGLE_SET[:4])
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes"])
+def test_every_wide_triangle_set_long(
+    name: str, top: int, mirrors: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wide build's step paths on every triangle set of 65 to 128 tiles (76, 84, 119,
+    120), every player count, three whole matches (at most 400 moves) each."""
+    rules = on_triangles(name, top, mirrors)
+    for players in rules.player_counts:
+        for seed in range(3):
+            rng = random.Random(f"{name}/{top}/{players}/{seed}")
+            state = new_game(rules, players, seed)
+            for _ in range(400):
+                if state.is_game_over:
+                    break
+                fast = legal_moves(state)
+                with monkeypatch.context() as patch:
+                    _pure(patch)
+                    slow = legal_moves(state)
+                    move = slow[rng.randrange(len(slow))]
+                    expected = apply(state, move)
+                assert fast == slow
+                after = apply(state, fast[slow.index(move)])
+                assert after == expected and _tables(after) == _tables(expected)
+                assert after.history == expected.history
+                state = after
 
 
 def test_the_compiled_paths_key_the_moves_as_the_geometry() -> None:
