@@ -55,7 +55,8 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     ),
     "tilesets": (
         ["bench/tilesets.py", "--rounds", "5", "--count", "1000", "--python-count", "20"],
-        "cost per decision and per playout, double-6 to double-15, kernel and Python engine",
+        "cost per decision and per playout, double-6 to double-15 and triangle sets of 45 to "
+        "165 tiles, kernel and Python engine",
     ),
     "search-calls": (
         ["bench/search_calls.py", "--rounds", "7"],

@@ -3,7 +3,8 @@ The built-in chain rule sets on tile sets of more than 64 tiles (issue 24 point 
 tile set the library accepts: double-9, double-12, double-15 and the action-tile sets in
 the core"), for the differential tests: the compiled kernel's wide build
 (``bendolib._kernel_wide``) plays 65 to 128 tiles, its huge build
-(``bendolib._kernel_huge``) 129 to 256; beyond, the Python engine.
+(``bendolib._kernel_huge``) 129 to 256; beyond, the Python engine.  And the triangle
+games on sets of more than 64 triangles (:func:`on_triangles`).
 """
 
 from __future__ import annotations
@@ -43,3 +44,29 @@ LARGE_CONFIGS = [
 ]
 #: (rule set name, players) of every chain rule set with its most players, for double-15.
 HUGE_CONFIGS = [(name, bendolib.rules.get(name).player_counts[-1]) for name in CHAIN_GAMES]
+
+
+#: Triangle sets beyond ``bendolib._kernel``'s 64 tiles, by (highest number, mirrors):
+#: 76 and 84 tiles, played in ``bendolib._kernel_wide`` (playouts and the step paths).
+LARGE_TRIANGLE_SETS = [(5, True), (6, False)]
+#: And beyond 128: 165 and 249 tiles, played in ``bendolib._kernel_huge`` (playouts).
+HUGE_TRIANGLE_SETS = [(8, False), (8, True)]
+#: Every triangle set of 65 to 256 tiles (the long profiles): 76, 84, 119, 120 (the wide
+#: build), 176, 165, 249 and 220 tiles (the huge build).
+EVERY_LARGE_TRIANGLE_SET = [
+    (5, True),
+    (6, False),
+    (6, True),
+    (7, False),
+    (7, True),
+    (8, False),
+    (8, True),
+    (9, False),
+]
+
+
+@cache
+def on_triangles(name: str, top: int, mirrors: bool = False) -> bendolib.RuleSet:
+    """Triangle rule set ``name`` with ``TileSet.triangles(top, mirrors=mirrors)``."""
+    tiles = TileSet.triangles(top, mirrors=mirrors)
+    return bendolib.rules.get(name).configure(f"{name}-t{len(tiles)}", tileset=tiles)

@@ -30,7 +30,7 @@ from bendolib.moves import DRAW, Draw
 from bendolib.playouts import kernel_reason, playouts, reference_playouts
 from bendolib.rules.effects import FaceEffects, NextDraws
 from bendolib.state import GAME_OVER, PLAYING, RoundContext, check_state
-from large_sets import on_double
+from large_sets import on_double, on_triangles
 
 BASIC = bendolib.rules.get("basic")
 
@@ -353,6 +353,13 @@ def _hostile_states() -> Iterator[tuple[str, GameState]]:
         on_double(name, top)
         for name in ("basic", "bendo-all-in-actions", "classic-draw")
         for top in (12, 15)
+    ]
+    # and the triangle games on sets of more than 64 and 128 triangles (the wide and huge
+    # builds)
+    large += [
+        on_triangles("triangle-dominoes", 5, True),
+        on_triangles("triominoes", 6, False),
+        on_triangles("triominoes", 8, False),
     ]
     for rules in [*(bendolib.rules.get(name) for name in bendolib.rules.names()), *large]:
         name = rules.name

@@ -1,4 +1,5 @@
-"""More than 256 curved tiles: the memo of placements keeps tiles apart (issue 14, point 3)."""
+"""More than 256 tiles: the memo of placements keeps tiles apart (issue 14, point 3); the
+builds of the compiled kernel by tile count (issue 24, point 2)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import pytest
 
 import bendolib
 from bendolib import GameState, Place
+from bendolib.geometry.triangles import TriangleBoard, TriangleGeometry
+from bendolib.geometry.trilattice import Cell
+from bendolib.moves import Draw, PlaceInCell
 from bendolib.tiles import TileSet
 
 
@@ -54,6 +58,26 @@ def test_a_tile_beyond_index_255_is_not_mistaken_for_another() -> None:
         assert after.hand_masks[0] == 0
 
 
+def test_a_triangle_beyond_index_255_is_not_mistaken_for_another() -> None:
+    """
+    Before: the triangle geometry's memo key packed the tile index in 8 bits, so tile 256
+    (3-7-8) in cell U(0, 0) shared the key of tile 0 (0-0-0) in D(0, 0), turned the same
+    way, and ``placements`` offered 0-0-0 in D(0, 0) for a hand holding 3-7-8 only (on
+    triangles 0-9 with mirrors, 340 tiles, played by the Python engine).
+    """
+    tiles = TileSet.triangles(9, mirrors=True)
+    geometry = TriangleGeometry()
+    zeros, high = tiles.tiles[0], tiles.tiles[256]
+    # D(0, 0) open beside 0-0-0 in U(0, 1); U(0, 0) open beside tile 51 in D(0, -1)
+    a = geometry.play(TriangleBoard(), PlaceInCell(zeros, Cell(0, 1, False), 0))
+    b = geometry.play(TriangleBoard(), PlaceInCell(tiles.tiles[51], Cell(0, -1, True), 2))
+    listed = geometry.placements(a, tiles, 1, frozenset())  # fills the memo for tile 0
+    assert PlaceInCell(zeros, Cell(0, 0, True), 0) in listed
+    moves = geometry.placements(b, tiles, 1 << 256, frozenset())
+    assert PlaceInCell(high, Cell(0, 0, False), 0) in moves
+    assert all(move.tile == high for move in moves), moves
+
+
 # -- tile sets of more than 64 tiles in the compiled kernel (issue 24 point 2) -----------
 
 
@@ -86,6 +110,36 @@ def test_which_build_of_the_kernel_plays_which_tile_set() -> None:
     )
 
 
+def test_which_build_of_the_kernel_plays_which_triangle_set() -> None:
+    """
+    Issue 24 point 2 ("Any tile set the library accepts ... in the core (no 64-tile
+    ceiling)") for the triangle games: up to 64 triangles the 64-bit build, 65 to 128 the
+    wide build, 129 to 256 the huge build, beyond that the Python engine, and
+    ``kernel_reason`` says why.
+    """
+    from bendolib import playouts as api
+    from large_sets import on_triangles
+
+    if api._kernel_wide is None or api._kernel_huge is None:
+        pytest.skip("the wide and huge builds of the kernel are not both loaded")
+    for name in ("triangle-dominoes", "triominoes"):
+        for top, mirrors, build in (
+            (4, True, "bendolib._kernel"),  # 45 tiles
+            (5, True, "bendolib._kernel_wide"),  # 76
+            (7, False, "bendolib._kernel_wide"),  # 120
+            (7, True, "bendolib._kernel_huge"),  # 176
+            (8, True, "bendolib._kernel_huge"),  # 249
+        ):
+            rules = on_triangles(name, top, mirrors)
+            for players in rules.player_counts:
+                spec, reason, kernel = api._compiled_in(rules, players)
+                assert spec is not None and kernel is not None, reason
+                assert kernel.__name__ == build, (name, top, mirrors)
+        assert api.kernel_reason(on_triangles(name, 9, True), 2) == (
+            "triangles with mirrors 0-9 has 340 tiles (the kernel: at most 256)"
+        )
+
+
 @pytest.mark.parametrize("top", [12, 21])
 def test_the_large_builds_read_whole_masks_and_refuse_the_rest(top: int) -> None:
     """
@@ -113,6 +167,48 @@ def test_the_large_builds_read_whole_masks_and_refuse_the_rest(top: int) -> None
     assert expected and kernel.listing(spec, state_tuple(state)) == expected
     n = len(rules.tileset)
     for hands in ((1 << n, 0), (1 << 256, 0), (1 << 300, 0), (-1, 0), (1 << 90, 1 << 90)):
+        bad = list(state_tuple(state))
+        bad[5] = hands
+        with pytest.raises(kernel.UnsupportedError):
+            kernel.listing(spec, tuple(bad))
+
+
+@pytest.mark.parametrize(("top", "mirrors", "beyond"), [(5, True, 64), (8, True, 128)])
+def test_the_large_builds_read_whole_triangle_hands(top: int, mirrors: bool, beyond: int) -> None:
+    """
+    The wide build (triangles 0-5 with mirrors, 76 tiles) lists the engine's moves for a
+    hand holding a triangle beyond index 63, the huge one (0-8 with mirrors, 249) beyond
+    127 (an index beyond a signed byte); a hand beyond the tile set, beyond the build's
+    bits or negative is left to the Python engine (UnsupportedError), never truncated.
+    """
+    from bendolib import playouts as api
+    from bendolib._kernel_input import state_tuple
+    from large_sets import on_triangles
+
+    rules = on_triangles("triominoes", top, mirrors)
+    n = len(rules.tileset)
+    if (api._kernel_wide if n <= 128 else api._kernel_huge) is None:
+        pytest.skip("this build of the kernel is not loaded")
+    spec, _, kernel = api._compiled_in(rules, 2)
+    for seed in range(100):
+        state = bendolib.new_game(rules, 2, seed)
+        state = bendolib.apply(state, bendolib.legal_moves(state)[0])
+        held = [
+            rules.tileset.index(m.tile)
+            for m in bendolib.legal_moves(state)
+            if isinstance(m, PlaceInCell)
+        ]
+        if max(held, default=0) >= beyond:
+            break
+    assert max(held) >= beyond
+    expected = tuple(
+        (0, m.cell.x, m.cell.y, int(m.cell.down), rules.tileset.index(m.tile), m.rotation)
+        if isinstance(m, PlaceInCell)
+        else (1 if isinstance(m, Draw) else 2, 0, 0, 0, 0, 0)
+        for m in bendolib.legal_moves(state)
+    )
+    assert kernel.listing(spec, state_tuple(state)) == expected
+    for hands in ((1 << n, 0), (1 << 256, 0), (1 << 300, 0), (-1, 0)):
         bad = list(state_tuple(state))
         bad[5] = hands
         with pytest.raises(kernel.UnsupportedError):

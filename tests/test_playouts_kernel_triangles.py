@@ -11,6 +11,7 @@ checks that a part or parameter the kernel does not know falls back.
 
 from __future__ import annotations
 
+import os
 from contextlib import nullcontext
 from typing import Any
 
@@ -26,6 +27,12 @@ from bendolib.errors import KernelFallbackWarning
 from bendolib.rules.scoring import FinishingOrder, HighestPlayScore, WinnerTakesPips
 from bendolib.rules.starting import FixedSeat
 from bendolib.rules.triangles import TriangleScoring
+from large_sets import (
+    EVERY_LARGE_TRIANGLE_SET,
+    HUGE_TRIANGLE_SETS,
+    LARGE_TRIANGLE_SETS,
+    on_triangles,
+)
 from test_playouts_kernel import assert_same, code, compile_for, kernel_playouts, starts
 
 needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
@@ -137,6 +144,56 @@ def _starts(rules: bendolib.RuleSet, players: int) -> list[bendolib.GameState]:
             state = bendolib.apply(state, legal[(7 * step + seed) % len(legal)])
         out.append(state)
     return out
+
+
+@needs_kernel
+@pytest.mark.parametrize(("top", "mirrors"), LARGE_TRIANGLE_SETS + HUGE_TRIANGLE_SETS)
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes"])
+def test_larger_triangle_sets_play_as_the_engine(name: str, top: int, mirrors: bool) -> None:
+    """Every player count on a set of more than 64 triangles: the wide build (65 to 128
+    tiles) or the huge build (129 to 256) plays it, listings, random playouts to the end
+    of the round and of the match, and the deterministic policies with every first move
+    move for move the engine's."""
+    rules = on_triangles(name, top, mirrors)
+    tiles = len(rules.tileset)
+    assert tiles > 64
+    build = kernel_api._kernel_wide if tiles <= 128 else kernel_api._kernel_huge
+    for players in rules.player_counts:
+        assert kernel_api.kernel_reason(rules, players) is None
+        spec, _, kernel = kernel_api._compiled_in(rules, players)
+        assert kernel is build and kernel is not None
+        for k, state in enumerate(_starts(rules, players)[1:]):
+            listed = tuple(code(rules, m) for m in legal_moves(state))
+            assert kernel.listing(spec, state_tuple(state)) == listed
+            what = f"{rules.name} {players}p"
+            # (beyond 128 tiles the engine has no compiled step paths: fewer playouts)
+            count = 2 if tiles <= 128 else 1
+            for until in ("round", "match"):
+                expected = reference_playouts(state, count, seed=k, until=until, record=True)
+                got = kernel_playouts(state, count, seed=k, until=until)
+                assert_same(expected, got, what)
+            if state.is_round_over:
+                continue
+            first = tuple(range(len(listed)))[:2]
+            for policy in ("heaviest", "greedy"):
+                expected = reference_playouts(state, policy=policy, record=True, first=first)
+                got = kernel_playouts(state, len(first), policy=policy, first=first)
+                assert_same(expected, got, f"{what} {policy}")
+
+
+@needs_kernel
+@pytest.mark.skipif(not os.environ.get("BENDOLIB_LONG"), reason="long profile: BENDOLIB_LONG=1")
+@pytest.mark.parametrize(("top", "mirrors"), EVERY_LARGE_TRIANGLE_SET)
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes"])
+def test_every_large_triangle_set_long(name: str, top: int, mirrors: bool) -> None:
+    """Every triangle set of 65 to 256 tiles, every player count: random playouts from
+    fresh deals and positions along random games, move for move the engine's."""
+    rules = on_triangles(name, top, mirrors)
+    for players in rules.player_counts:
+        assert kernel_api.kernel_reason(rules, players) is None
+        for k, state in enumerate(starts(rules, players, 4)):
+            expected = reference_playouts(state, 6, seed=k, record=True)
+            assert_same(expected, kernel_playouts(state, 6, seed=k), f"{rules.name} {players}p")
 
 
 @needs_kernel

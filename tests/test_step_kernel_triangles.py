@@ -9,6 +9,7 @@ tests compare them too, and check that the compiled paths do the work.
 
 from __future__ import annotations
 
+import os
 import random
 
 import attrs
@@ -16,8 +17,12 @@ import pytest
 
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game
+from bendolib.geometry import triangles as geometry
 from bendolib.geometry.triangles import TriangleBoard
+from bendolib.limits import MAX_TILES
 from bendolib.rules.drawing import DrawPolicy
+from bendolib.tiles import TileSet
+from large_sets import EVERY_LARGE_TRIANGLE_SET, LARGE_TRIANGLE_SETS, on_triangles
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -79,6 +84,88 @@ def test_same_listings_states_and_tables(
                 assert after.history == expected.history
                 state = after
                 steps += 1
+
+
+@pytest.mark.parametrize(("top", "mirrors"), LARGE_TRIANGLE_SETS)
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes"])
+def test_larger_triangle_sets_step_as_the_engine(
+    name: str, top: int, mirrors: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sets of more than 64 triangles (issue 24 point 2: "no 64-tile ceiling"), every
+    player count: the wide build's step paths list and apply as the Python engine, and
+    do the work."""
+    rules = on_triangles(name, top, mirrors)
+    assert engine._step_legal_wide is not None and engine._step_apply_wide is not None
+    for players in rules.player_counts:
+        rng = random.Random(f"{name}/{top}/{players}")
+        state = new_game(rules, players, players)
+        compiled = 0
+        for _ in range(40):
+            if state.is_round_over:
+                break
+            fast = legal_moves(state)
+            with monkeypatch.context() as patch:
+                _pure(patch)
+                slow = legal_moves(state)
+                move = slow[rng.randrange(len(slow))]
+                expected = apply(state, move)
+            assert fast == slow
+            if state.board.placements:
+                compiled += engine._step_legal_wide(state) is not None
+                compiled += engine._step_apply_wide(state, move, state, slow) is not None
+            after = apply(state, fast[slow.index(move)])
+            assert after == expected and hash(after) == hash(expected)
+            assert _tables(after) == _tables(expected)
+            assert after.history == expected.history
+            state = after
+        assert compiled > 10, (rules.name, players)
+
+
+@pytest.mark.skipif(not os.environ.get("BENDOLIB_LONG"), reason="long profile: BENDOLIB_LONG=1")
+@pytest.mark.parametrize(("top", "mirrors"), EVERY_LARGE_TRIANGLE_SET[:4])
+@pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes"])
+def test_every_wide_triangle_set_long(
+    name: str, top: int, mirrors: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wide build's step paths on every triangle set of 65 to 128 tiles (76, 84, 119,
+    120), every player count, three whole matches (at most 400 moves) each."""
+    rules = on_triangles(name, top, mirrors)
+    for players in rules.player_counts:
+        for seed in range(3):
+            rng = random.Random(f"{name}/{top}/{players}/{seed}")
+            state = new_game(rules, players, seed)
+            for _ in range(400):
+                if state.is_game_over:
+                    break
+                fast = legal_moves(state)
+                with monkeypatch.context() as patch:
+                    _pure(patch)
+                    slow = legal_moves(state)
+                    move = slow[rng.randrange(len(slow))]
+                    expected = apply(state, move)
+                assert fast == slow
+                after = apply(state, fast[slow.index(move)])
+                assert after == expected and _tables(after) == _tables(expected)
+                assert after.history == expected.history
+                state = after
+
+
+def test_the_compiled_paths_key_the_moves_as_the_geometry() -> None:
+    """The moves the compiled listing builds go into the geometry's memo table under the
+    geometry's own key, ``(cell key * MAX_TILES + tile index) * 4 + rotation`` (a key of
+    its own would offer one move for another)."""
+    tileset = TileSet.triangles(5, mirrors=True)
+    rules = bendolib.rules.get("triominoes").configure("triominoes-keys", tileset=tileset)
+    moves = geometry._tables(tileset)[2]
+    state = new_game(rules, 2, seed=5)
+    for step in range(20):
+        if state.is_round_over:
+            break
+        legal = legal_moves(state)
+        state = apply(state, legal[step % len(legal)])
+    assert len(moves) > 20
+    for key, move in moves.items():
+        assert key == (move.cell.key * MAX_TILES + tileset.index(move.tile)) * 4 + move.rotation
 
 
 def test_the_compiled_paths_do_the_work() -> None:

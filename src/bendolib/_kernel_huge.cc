@@ -1,14 +1,15 @@
 /*
  * bendolib._kernel_huge: the compiled kernel's playout parts (those of _kernel.c but the
- * triangle games, the step API and the batched games) built a third time, for tile sets
- * of 129 to 256 tiles (double-15's 136 up to double-21's 253): with BENDOLIB_HUGE,
+ * step API and the batched games: the chain games' and the triangle games' playouts)
+ * built a third time, for tile sets of 129 to 256 tiles (double-15's 136 up to
+ * double-21's 253, triangles 0-8's 165 up to 249 with mirrors): with BENDOLIB_HUGE,
  * _kernel.d/kernel.h makes a mask the 256-bit value type of _kernel.d/mask256.h, whose
  * C++ operators are those the parts use on the integer masks of the other builds, and a
  * tile index an unsigned byte.  The playout parts are written in the common subset of
  * C and C++ (an allocation cast to its type, no goto past an initialisation), so g++
  * compiles them as they are; setup.py builds this on Linux only (untested elsewhere),
  * never as a required extension; elsewhere such sets play on the Python engine.
- * bendolib.playouts sends a chain rule set here when its tile set has more than 128 tiles.
+ * bendolib.playouts sends a rule set here when its tile set has more than 128 tiles.
  */
 #define BENDOLIB_HUGE 1
 #include "_kernel.d/kernel.h"
@@ -19,17 +20,7 @@
 #include "_kernel.d/boundary.c"
 #include "_kernel.d/playout.c"
 
-/* the triangle games (tri.c) are not in this build: their specs never reach it */
-static int tri_is_spec(PyObject *args) { return 0; }
-static PyObject *tri_run(PyObject *args) { return NULL; }
-static PyObject *tri_listing(PyObject *args) { return NULL; }
-static PyObject *tri_perft(PyObject *args) { return NULL; }
-static PyObject *tri_walk(PyObject *args) { return NULL; }
-static PyObject *tri_compile(PyObject *arg) {
-    PyErr_SetString(UnsupportedError, "the triangle games play in bendolib._kernel");
-    return NULL;
-}
-
+#include "_kernel.d/tri.c"
 #include "_kernel.d/run.c"
 
 static PyMethodDef methods[] = {

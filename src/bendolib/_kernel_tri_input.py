@@ -6,7 +6,9 @@ triangle board as a flat *state* tuple.
 The kernel knows the triangle parts exactly, by class and by fields: a rule set whose
 part is another class, or a class that gained a parameter the kernel does not know, is
 played by the Python engine (:class:`~bendolib._kernel_abi.NotForKernelError` says
-why).  Tile sets of at most 64 triangles with numbers 0 to 14, at most 8 players.
+why).  Tile sets of at most 256 triangles (64 in ``bendolib._kernel``, 65 to 128 in
+``bendolib._kernel_wide``, 129 to 256 in ``bendolib._kernel_huge``, which has playouts
+only) with numbers 0 to 14, at most 8 players.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from bendolib._kernel_abi import (
     HIGHEST_PLAY_SCORE_FIELDS,
     MATCH_FIELDS,
     MAX_PLAYERS,
-    MAX_TILES,
+    MAX_TILES_HUGE,
     RULESET_FIELDS,
     WINNER_TAKES_PIPS_FIELDS,
     NotForKernelError,
@@ -196,8 +198,10 @@ def tri_spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     if rules.wild_faces:
         raise NotForKernelError("no face is wild on triangles")
     tileset = rules.tileset
-    if len(tileset) > MAX_TILES:
-        raise NotForKernelError(f"{tileset.name} has {len(tileset)} tiles (kernel: {MAX_TILES})")
+    if len(tileset) > MAX_TILES_HUGE:  # (more than MAX_TILES: the wide or huge build)
+        raise NotForKernelError(
+            f"{tileset.name} has {len(tileset)} tiles (the kernel: at most {MAX_TILES_HUGE})"
+        )
     if not 1 <= players <= MAX_PLAYERS:
         raise NotForKernelError(f"{players} players (the kernel: 1 to {MAX_PLAYERS})")
     if not all(type(t) is Triangle for t in tileset.tiles):

@@ -10,6 +10,9 @@
  * bendolib._playouts_reference: the same moves, listed in the same order, with the same
  * SplitMix64 draws.  bendolib._kernel_tri_input makes the flat spec and state tuples and
  * sends every rule set with a part or a parameter this file does not know to the engine.
+ * Every build compiles it (kernel.h: up to 64 triangles, 128 in the wide build, 256 in
+ * the huge one, compiled as C++): hands are mask_t, tile indices tile_t, and the code
+ * keeps to the common subset of C and C++.
  *
  * The board: lattice points (i, j) with |i|, |j| < TW / 2 in a TW x TW grid, point index
  * (i + TW/2) * TW + (j + TW/2), cell index point * 2 + down, so the formulas of
@@ -41,7 +44,7 @@ typedef struct {
     mask_t triples, full;
     int start_kind, start_opens, start_seat, start_redeal;
     int ntriples, nfallback;
-    int8_t triple_order[MAXT], fallback_order[2 * MAXT];
+    tile_t triple_order[MAXT], fallback_order[2 * MAXT];
     int when_stuck, voluntary, must_play, batch, max_per_turn, draw_and_pass, one_each, draws;
     int penalties, per_draw, pass_after_draws, pass_when_empty;
     int play, opening_bonus, zero_triple_bonus, bridge_bonus, hexagon_bonus[3];
@@ -59,14 +62,16 @@ typedef struct {
 } TSpec;
 
 typedef struct {
-    int8_t kind, tile, rot;
+    int8_t kind;
+    tile_t tile;
+    int8_t rot;
     uint16_t cell;
 } TMove;
 
 typedef struct {
     mask_t hands[MAXP];
     mask_t drawn;
-    int8_t deck[MAXT];
+    tile_t deck[MAXT];
     int ndeck, stock_pos, current, drawn_count, last_placer, opening, direction, phase;
     int match_winner;
     int64_t round_number;
@@ -266,7 +271,7 @@ static inline int t_push(TList *list, int kind, int cell, int tile, int rot) {
     TMove *m = &list->moves[list->count++];
     m->kind = (int8_t)kind;
     m->cell = (uint16_t)cell;
-    m->tile = (int8_t)tile;
+    m->tile = (tile_t)tile;
     m->rot = (int8_t)rot;
     return 0;
 }
@@ -626,7 +631,7 @@ static void t_clear_board(TState *st) {
 }
 
 /* the tile of the first order listed that is dealt, or -1 */
-static int t_first_dealt(const int8_t *order, int n, mask_t dealt) {
+static int t_first_dealt(const tile_t *order, int n, mask_t dealt) {
     for (int k = 0; k < n; k++)
         if ((dealt >> order[k]) & 1)
             return order[k];
@@ -665,10 +670,10 @@ static int t_deal_round(const TSpec *sp, TState *st, int64_t round_number) {
         Rng rng = {derive_seed2(st->seed, (uint64_t)round_number, (uint64_t)attempt, 2)};
         int n = sp->n;
         for (int i = 0; i < n; i++)
-            st->deck[i] = (int8_t)i;
+            st->deck[i] = (tile_t)i;
         for (int i = n - 1; i > 0; i--) {
             int j = rng_below(&rng, (uint64_t)(i + 1));
-            int8_t t = st->deck[i];
+            tile_t t = st->deck[i];
             st->deck[i] = st->deck[j];
             st->deck[j] = t;
         }
@@ -828,7 +833,7 @@ static void t_build_fits(TSpec *sp) {
     }
 }
 
-static int t_read_order(PyObject *t, int8_t *out, int cap, int n, int *count) {
+static int t_read_order(PyObject *t, tile_t *out, int cap, int n, int *count) {
     if (tuple_of(t, -1, "order"))
         return -1;
     *count = (int)PyTuple_GET_SIZE(t);
@@ -839,7 +844,7 @@ static int t_read_order(PyObject *t, int8_t *out, int cap, int n, int *count) {
         GET(t, k, v);
         if (v < 0 || v >= n)
             return unsupported("a start order's tile out of range");
-        out[k] = (int8_t)v;
+        out[k] = (tile_t)v;
     }
     return 0;
 }
@@ -990,7 +995,7 @@ static int tri_read_spec(PyObject *t, TSpec *sp) {
 }
 
 static PyObject *tri_compile(PyObject *arg) {
-    TSpec *sp = PyMem_Malloc(sizeof(TSpec));
+    TSpec *sp = (TSpec *)PyMem_Malloc(sizeof(TSpec));
     if (!sp)
         return PyErr_NoMemory();
     if (tri_read_spec(arg, sp)) {
@@ -1046,7 +1051,7 @@ static int tri_read_state(const TSpec *sp, PyObject *t, TState *st) {
         GET(deck, i, v);
         if (v < 0 || v >= sp->n)
             return unsupported("a deck index out of range");
-        st->deck[i] = (int8_t)v;
+        st->deck[i] = (tile_t)v;
     }
     GET(t, 4, st->stock_pos);
     if (st->stock_pos < 0 || st->stock_pos > st->ndeck)
@@ -1270,7 +1275,7 @@ static int t_play_one(const TBatch *b, Py_ssize_t i, TState *st, TMove *buffer, 
         if (b->record) {
             if (*used >= *capacity) {
                 size_t grown = 2 * *capacity + 4096;
-                int *more = PyMem_RawRealloc(*choices, grown * sizeof(int));
+                int *more = (int *)PyMem_RawRealloc(*choices, grown * sizeof(int));
                 if (!more)
                     return E_NO_MEMORY;
                 *choices = more;
@@ -1284,7 +1289,9 @@ static int t_play_one(const TBatch *b, Py_ssize_t i, TState *st, TMove *buffer, 
     return err;
 }
 
-static TSpec *tri_spec(PyObject *capsule) { return PyCapsule_GetPointer(capsule, TRI_CAPSULE); }
+static TSpec *tri_spec(PyObject *capsule) {
+    return (TSpec *)PyCapsule_GetPointer(capsule, TRI_CAPSULE);
+}
 
 static int tri_is_spec(PyObject *args) {
     return PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0 &&
@@ -1319,25 +1326,28 @@ static PyObject *tri_run(PyObject *args) {
     long *forced = NULL;
     int *choices = NULL;
     size_t used = 0, capacity = 0;
-    TState *root = PyMem_Malloc(sizeof(TState)), *work = PyMem_Malloc(sizeof(TState));
-    TMove *root_moves = PyMem_Malloc(TMAXMOVES * sizeof(TMove));
-    TMove *buffer = PyMem_Malloc(TMAXMOVES * sizeof(TMove));
-    TFinal *finals = PyMem_Malloc(CHUNK * sizeof(TFinal));
-    int *moves = PyMem_Malloc(CHUNK * sizeof(int));
-    size_t *starts = PyMem_Malloc(CHUNK * sizeof(size_t));
+    TState *root = (TState *)PyMem_Malloc(sizeof(TState));
+    TState *work = (TState *)PyMem_Malloc(sizeof(TState));
+    TMove *root_moves = (TMove *)PyMem_Malloc(TMAXMOVES * sizeof(TMove));
+    TMove *buffer = (TMove *)PyMem_Malloc(TMAXMOVES * sizeof(TMove));
+    TFinal *finals = (TFinal *)PyMem_Malloc(CHUNK * sizeof(TFinal));
+    int *moves = (int *)PyMem_Malloc(CHUNK * sizeof(int));
+    size_t *starts = (size_t *)PyMem_Malloc(CHUNK * sizeof(size_t));
+    /* (declared before the first goto: the huge build compiles this as C++) */
+    TList root_list = {root_moves, 0};
+    TBatch batch = {sp, root, root_moves, NULL, policy, until_match, record, seed};
     if (!root || !work || !root_moves || !buffer || !finals || !moves || !starts) {
         PyErr_NoMemory();
         goto fail;
     }
     if (tri_read_state(sp, state_tuple, root))
         goto fail;
-    TList root_list = {root_moves, 0};
     if (first != Py_None) {
         if (t_list_moves(sp, root, &root_list)) {
             raise_for(-1);
             goto fail;
         }
-        forced = PyMem_Malloc((count ? count : 1) * sizeof(long));
+        forced = (long *)PyMem_Malloc((count ? count : 1) * sizeof(long));
         if (!forced) {
             PyErr_NoMemory();
             goto fail;
@@ -1356,7 +1366,7 @@ static PyObject *tri_run(PyObject *args) {
             }
         }
     }
-    TBatch batch = {sp, root, root_moves, forced, policy, until_match, record, seed};
+    batch.first = forced;
     results = PyList_New(count);
     if (!results)
         goto fail;
@@ -1436,8 +1446,8 @@ static int t_begin(PyObject *capsule, PyObject *state_tuple, TSpec **sp, TState 
     *buffer = NULL;
     if (!(*sp = tri_spec(capsule)))
         return -1;
-    *st = PyMem_Malloc(sizeof(TState));
-    *buffer = PyMem_Malloc(TMAXMOVES * sizeof(TMove));
+    *st = (TState *)PyMem_Malloc(sizeof(TState));
+    *buffer = (TMove *)PyMem_Malloc(TMAXMOVES * sizeof(TMove));
     if (!*st || !*buffer) {
         PyErr_NoMemory();
         return -1;
@@ -1452,9 +1462,10 @@ static PyObject *tri_listing(PyObject *args) {
     TSpec *sp;
     TState *st;
     TMove *buffer;
+    TList list = {NULL, 0};
     if (t_begin(capsule, state_tuple, &sp, &st, &buffer))
         goto done;
-    TList list = {buffer, 0};
+    list.moves = buffer;
     if (t_list_moves(sp, st, &list)) {
         raise_for(-1);
         goto done;
@@ -1477,8 +1488,8 @@ done:
 }
 
 static int t_perft(const TSpec *sp, const TState *st, int depth, long long *total) {
-    TMove *buffer = PyMem_RawMalloc(TMAXMOVES * sizeof(TMove));
-    TState *child = PyMem_RawMalloc(sizeof(TState));
+    TMove *buffer = (TMove *)PyMem_RawMalloc(TMAXMOVES * sizeof(TMove));
+    TState *child = (TState *)PyMem_RawMalloc(sizeof(TState));
     int err = !buffer || !child ? E_NO_MEMORY : 0;
     TList list = {buffer, 0};
     if (!err)
@@ -1504,10 +1515,11 @@ static PyObject *tri_perft(PyObject *args) {
     TSpec *sp;
     TState *st;
     TMove *buffer;
+    long long total = 0;
+    int err;
     if (t_begin(capsule, state_tuple, &sp, &st, &buffer))
         goto done;
-    long long total = 0;
-    int err = t_perft(sp, st, depth, &total);
+    err = t_perft(sp, st, depth, &total);
     if (err == E_NO_MEMORY)
         PyErr_NoMemory();
     else if (err)
@@ -1528,11 +1540,12 @@ static PyObject *tri_walk(PyObject *args) {
     TSpec *sp;
     TState *st;
     TMove *buffer;
+    TList list = {NULL, 0};
     if (t_begin(capsule, state_tuple, &sp, &st, &buffer))
         goto done;
     if (!(counts = PyList_New(0)))
         goto done;
-    TList list = {buffer, 0};
+    list.moves = buffer;
     for (int k = 0; k < steps; k++) {
         if (t_list_moves(sp, st, &list) || (list.count &&
             (t_apply(sp, st, &buffer[(long long)stride * k % list.count]) || st->err))) {

@@ -18,6 +18,9 @@
 /* Python triangle-key arithmetic (bendolib.geometry.trilattice: STRIDE 8192) */
 #define PSTRIDE 8192L
 #define POFFSET 4096L
+/* the memo key of a move in the geometry's table, (site * PKEY_TILES + tile) * 4 +
+ * rotation: bendolib.limits.MAX_TILES, as bendolib.geometry.triangles builds it */
+#define PKEY_TILES 1024L
 
 static Layout L_tboard, L_tplacement, L_edge, L_pic, L_cell;
 enum { TB_NUMBERS = 3, TB_FILLED, TB_SITES, TB_PATTERNS };
@@ -184,8 +187,8 @@ static PyObject *ti_build(PyObject *rules) {
     tiles = PyObject_GetAttrString(tileset, "tiles");
     ti->by_id = PyObject_GetAttrString(tileset, "_by_id");
     if (!tables || !tiles || !ti->by_id || !PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 3 ||
-        !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) > 64 || !PyDict_CheckExact(ti->by_id)) {
-        /* (at most 64 tiles in both builds: the step paths' masks are 64-bit words) */
+        !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) > MAXT || !PyDict_CheckExact(ti->by_id)) {
+        /* (at most MAXT tiles: a larger set is another build's, or the engine's) */
         PyErr_Clear();
         goto done;
     }
@@ -271,7 +274,7 @@ typedef struct {
     PyObject *context, *board, *deck, *sites, *patterns, *placements, *owner;
     TriInfo *ti;
     long player, stock_pos, direction;
-    uint64_t hands[MAXP], drawn;
+    mask_t hands[MAXP], drawn;
     int nhands;
 } TView;
 
@@ -303,11 +306,11 @@ static int t_view(PyObject *state, TView *v) {
         return 1;
     v->nhands = (int)PyTuple_GET_SIZE(hands);
     for (int i = 0; i < v->nhands; i++)
-        if (as_mask(PyTuple_GET_ITEM(hands, i), &v->hands[i]))
+        if (as_tiles(PyTuple_GET_ITEM(hands, i), &v->hands[i]))
             return 1;
     if (as_long(FIELD(state, L_state, S_PLAYER), &v->player) || v->player < 0 ||
         v->player >= v->nhands || as_long(FIELD(state, L_state, S_STOCK), &v->stock_pos) ||
-        as_mask(FIELD(state, L_state, S_DRAWN), &v->drawn) ||
+        as_tiles(FIELD(state, L_state, S_DRAWN), &v->drawn) ||
         as_long(FIELD(context, L_context, C_DIRECTION), &v->direction))
         return 1;
     v->deck = FIELD(context, L_context, C_DECK);
@@ -322,11 +325,11 @@ static int t_view(PyObject *state, TView *v) {
        Python engine, which answers or raises (issue 22): the stock position within the
        deck, the direction one way or the other, the hands and the drawn tiles within the
        tile set and the hands disjoint. */
-    uint64_t full = v->ti->n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << v->ti->n) - 1;
+    mask_t full = v->ti->n >= MAXT ? ~(mask_t)0 : ((mask_t)1 << v->ti->n) - 1;
     if (v->stock_pos < 0 || v->stock_pos > PyTuple_GET_SIZE(v->deck) ||
         (v->direction != 1 && v->direction != -1) || (v->drawn & ~full))
         return 1;
-    uint64_t seen = 0;
+    mask_t seen = 0;
     for (int i = 0; i < v->nhands; i++) {
         if ((v->hands[i] & ~full) || (v->hands[i] & seen))
             return 1;
@@ -340,7 +343,7 @@ static PyObject *t_hands_tuple(TView *v) {
     if (!t)
         return NULL;
     for (int i = 0; i < v->nhands; i++) {
-        PyObject *h = PyLong_FromUnsignedLongLong(v->hands[i]);
+        PyObject *h = tiles_obj(v->hands[i]);
         if (!h) {
             Py_DECREF(t);
             return NULL;
@@ -362,7 +365,7 @@ static long step_next_seat_t(TView *v, long seat) {
 
 /* the fit mask of a corner pattern (a tuple of 3 numbers, -1 for any) and its index in
  * the fit tables; 1 for a pattern beyond them */
-static int t_pattern_mask(TriInfo *ti, PyObject *pattern, uint64_t *mask, int *code) {
+static int t_pattern_mask(TriInfo *ti, PyObject *pattern, mask_t *mask, int *code) {
     if (!PyTuple_CheckExact(pattern) || PyTuple_GET_SIZE(pattern) != 3)
         return 1;
     int c = 0;
@@ -379,11 +382,11 @@ static int t_pattern_mask(TriInfo *ti, PyObject *pattern, uint64_t *mask, int *c
 }
 
 /* TriangleGeometry.fits on the patterns of a board: 1, 0, -1 error, 2 not handled */
-static int t_step_fits(TriInfo *ti, PyObject *patterns, uint64_t mask) {
+static int t_step_fits(TriInfo *ti, PyObject *patterns, mask_t mask) {
     if (!mask)
         return 0;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(patterns); k++) {
-        uint64_t m;
+        mask_t m;
         if (t_pattern_mask(ti, PyTuple_GET_ITEM(patterns, k), &m, NULL))
             return 2;
         if (m & mask)
@@ -418,7 +421,7 @@ static PyObject *t_new_move(TriInfo *ti, PyObject *key, long site, long i, long 
 /* the legal moves (engine.legal_moves on a triangle board with tiles), or NULL */
 static PyObject *t_legal_of(TView *v) {
     TriInfo *ti = v->ti;
-    uint64_t hand = v->hands[v->player];
+    mask_t hand = v->hands[v->player];
     if (v->drawn)
         hand &= v->drawn;
     PyObject *list = PyList_New(0);
@@ -426,7 +429,7 @@ static PyObject *t_legal_of(TView *v) {
         return NULL;
     Py_ssize_t nsites = PyTuple_GET_SIZE(v->sites);
     for (Py_ssize_t s = 0; s < nsites; s++) {
-        uint64_t mask;
+        mask_t mask;
         int code;
         if (t_pattern_mask(ti, PyTuple_GET_ITEM(v->patterns, s), &mask, &code))
             goto fail;
@@ -439,7 +442,7 @@ static PyObject *t_legal_of(TView *v) {
             long i = ti->fit.fit_tile[f], rot = ti->fit.fit_rot[f];
             if (!((hand >> i) & 1))
                 continue;
-            PyObject *key = PyLong_FromLong((site * 256 + i) * 4 + rot);
+            PyObject *key = PyLong_FromLong((site * PKEY_TILES + i) * 4 + rot);
             if (!key)
                 goto fail;
             PyObject *move = PyDict_GetItemWithError(ti->moves, key), *built = NULL;
@@ -794,9 +797,9 @@ static PyObject *t_step_place(TView *v, PyObject *state, PyObject *move) {
             goto done;
     }
     /* the state (engine._place) */
-    uint64_t bit = (uint64_t)1 << index;
+    mask_t bit = (mask_t)1 << index;
     v->hands[v->player] &= ~bit;
-    uint64_t hand = v->hands[v->player], all = 0;
+    mask_t hand = v->hands[v->player], all = 0;
     if (!(hands = t_hands_tuple(v)) || !(log = log_cell(state, move)))
         goto done;
     context = v->context;
@@ -920,11 +923,11 @@ static long t_step_cost(TriInfo *ti, int drew, int turn_over, int stock_empty, i
 
 /* engine._end_turn with the values given (v->hands already the new hands) */
 static PyObject *t_step_end_turn(TView *v, PyObject *state, PyObject *hands, long stock_pos,
-                                 uint64_t drawn, long drawn_count, PyObject *log, PyObject *context) {
+                                 mask_t drawn, long drawn_count, PyObject *log, PyObject *context) {
     PyObject *last = FIELD(state, L_state, S_LAST);
     int blocked = 0;
     if (!(stock_pos < PyTuple_GET_SIZE(v->deck) && v->ti->draws)) {
-        uint64_t all = 0;
+        mask_t all = 0;
         for (int i = 0; i < v->nhands; i++)
             all |= v->hands[i];
         int f = t_step_fits(v->ti, v->patterns, all);
@@ -953,19 +956,19 @@ static PyObject *t_step_draw(TView *v, PyObject *state, int could_place) {
     long limit = ti->batch, ndeck = PyTuple_GET_SIZE(v->deck), stock = v->stock_pos;
     if (ti->max_per_turn && ti->max_per_turn - drawn_count < limit)
         limit = ti->max_per_turn - drawn_count;
-    uint64_t mask = 0;
+    mask_t mask = 0;
     long taken = 0;
     while (taken < limit && stock < ndeck) {
         long t;
-        if (as_long(PyTuple_GET_ITEM(v->deck, stock), &t) || t < 0 || t >= 64)
+        if (as_long(PyTuple_GET_ITEM(v->deck, stock), &t) || t < 0 || t >= ti->n)
             return NULL;
-        mask |= (uint64_t)1 << t;
+        mask |= (mask_t)1 << t;
         stock++;
         taken++;
     }
-    uint64_t before = v->drawn;
+    mask_t before = v->drawn;
     v->hands[v->player] |= mask;
-    uint64_t hand = v->hands[v->player], drawn = before | mask;
+    mask_t hand = v->hands[v->player], drawn = before | mask;
     drawn_count += taken;
     int keep, f;
     if (could_place && !before && ti->draw_and_pass) {
@@ -982,14 +985,14 @@ static PyObject *t_step_draw(TView *v, PyObject *state, int could_place) {
                 keep = !f;
             }
             if (keep && ti->one_each) {
-                uint64_t off = 0;
+                mask_t off = 0;
                 for (int i = 0; i < v->nhands; i++)
                     off |= v->hands[i];
                 for (long k = stock; k < ndeck; k++) {
                     long t;
-                    if (as_long(PyTuple_GET_ITEM(v->deck, k), &t) || t < 0 || t >= 64)
+                    if (as_long(PyTuple_GET_ITEM(v->deck, k), &t) || t < 0 || t >= ti->n)
                         return NULL;
-                    off |= (uint64_t)1 << t;
+                    off |= (mask_t)1 << t;
                 }
                 if ((f = t_step_fits(ti, v->patterns, off)) < 0 || f > 1)
                     return NULL;

@@ -24,6 +24,7 @@ from bendolib.errors import RuleSetError
 from bendolib.geometry import trilattice
 from bendolib.geometry.board import Board, End, Placement
 from bendolib.geometry.trilattice import ORIGIN, Cell, around, corners, neighbors
+from bendolib.limits import MAX_TILES
 from bendolib.moves import OPENING, PlaceInCell, PlaceMove
 from bendolib.tiles import BOTH, STRAIGHT, Tile, TileSet, Triangle
 
@@ -117,7 +118,9 @@ Pattern = tuple[int, int, int]
 Fits = dict[Pattern, tuple[int, tuple[tuple[int, int], ...]]]
 _NO_FIT: tuple[int, tuple[tuple[int, int], ...]] = (0, ())
 #: Per tile set (by id, the set kept alive beside it): its fits, and the moves already
-#: built, by ``(cell key * 256 + tile index) * 4 + rotation``.
+#: built, by ``(cell key * MAX_TILES + tile index) * 4 + rotation`` (one key per move of
+#: any tile set the library accepts; the compiled step paths, _kernel.d/tri_step.c, build
+#: the same keys).
 _TABLES: dict[int, tuple[TileSet, Fits, dict[int, PlaceInCell]]] = {}
 
 
@@ -207,7 +210,7 @@ class TriangleGeometry:
                 continue
             for i, rotation in found[1]:
                 if mask >> i & 1:
-                    key = (site * 256 + i) * 4 + rotation
+                    key = (site * MAX_TILES + i) * 4 + rotation
                     move = moves.get(key)
                     if move is None:
                         cell = Cell.from_key(site)
