@@ -47,20 +47,23 @@ setup(
                 )
             ]
         ),
-        # the playout parts with 256-bit masks (BENDOLIB_HUGE, _kernel.d/mask256.h): tile
-        # sets of 129 to 256 tiles (double-15 to double-21); the parts compiled as C++ (they
-        # keep to the common subset of C and C++): built on Linux only, and never required
+        # the playout parts with 256-bit masks (BENDOLIB_HUGE, _kernel.d/mask_words.h): tile
+        # sets of 129 to 256 tiles (double-15 to double-21), and with 1,024-bit masks
+        # (_kernel_vast.cc, the same file with 16 words) 257 to 1,024 (double-22 to
+        # double-43); the parts compiled as C++ (they keep to the common subset of C and
+        # C++): built on Linux only, and never required
         *(
             [
                 Extension(
-                    "bendolib._kernel_huge",
-                    sources=["src/bendolib/_kernel_huge.cc"],
-                    depends=parts,
+                    f"bendolib.{name}",
+                    sources=[f"src/bendolib/{name}.cc"],
+                    depends=[*parts, "src/bendolib/_kernel_huge.cc"],
                     language="c++",
                     optional=True,
                     extra_compile_args=["-std=c++17", "-Wno-unused-parameter"],
                     extra_link_args=strip,
                 )
+                for name in ("_kernel_huge", "_kernel_vast")
             ]
             if sys.platform.startswith("linux")
             else []

@@ -3,7 +3,8 @@ The built-in chain rule sets on tile sets of more than 64 tiles (issue 24 point 
 tile set the library accepts: double-9, double-12, double-15 and the action-tile sets in
 the core"), for the differential tests: the compiled kernel's wide build
 (``bendolib._kernel_wide``) plays 65 to 128 tiles, its huge build
-(``bendolib._kernel_huge``) 129 to 256; beyond, the Python engine.
+(``bendolib._kernel_huge``) 129 to 256, its vast build (``bendolib._kernel_vast``) 257 to
+1,024 (the library's limit).
 """
 
 from __future__ import annotations
@@ -43,3 +44,6 @@ LARGE_CONFIGS = [
 ]
 #: (rule set name, players) of every chain rule set with its most players, for double-15.
 HUGE_CONFIGS = [(name, bendolib.rules.get(name).player_counts[-1]) for name in CHAIN_GAMES]
+#: (rule set name, players) of every chain rule set with its fewest players, for double-22
+#: and double-30 (the vast build).
+VAST_CONFIGS = [(name, bendolib.rules.get(name).player_counts[0]) for name in CHAIN_GAMES]

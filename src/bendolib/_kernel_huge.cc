@@ -2,14 +2,22 @@
  * bendolib._kernel_huge: the compiled kernel's playout parts (those of _kernel.c but the
  * triangle games, the step API and the batched games) built a third time, for tile sets
  * of 129 to 256 tiles (double-15's 136 up to double-21's 253): with BENDOLIB_HUGE,
- * _kernel.d/kernel.h makes a mask the 256-bit value type of _kernel.d/mask256.h, whose
- * C++ operators are those the parts use on the integer masks of the other builds, and a
- * tile index an unsigned byte.  The playout parts are written in the common subset of
- * C and C++ (an allocation cast to its type, no goto past an initialisation), so g++
+ * _kernel.d/kernel.h makes a mask the value type of _kernel.d/mask_words.h with
+ * MASK_WORDS 64-bit words (4 here), whose C++ operators are those the parts use on the
+ * integer masks of the other builds.  The playout parts are written in the common subset
+ * of C and C++ (an allocation cast to its type, no goto past an initialisation), so g++
  * compiles them as they are; setup.py builds this on Linux only (untested elsewhere),
  * never as a required extension; elsewhere such sets play on the Python engine.
- * bendolib.playouts sends a chain rule set here when its tile set has more than 128 tiles.
+ * _kernel_vast.cc builds this file again with 16 words (bendolib._kernel_vast, 257 to
+ * 1,024 tiles).  bendolib.playouts sends a chain rule set here when its tile set has more
+ * than 128 tiles.
  */
+#ifndef MASK_WORDS
+#define MASK_WORDS 4
+#define KBUILD "_kernel_huge"
+#define KERNEL_INIT PyInit__kernel_huge
+#define KDOC "tile sets of 129 to 256 tiles"
+#endif
 #define BENDOLIB_HUGE 1
 #include "_kernel.d/kernel.h"
 #include "_kernel.d/rng.c"
@@ -39,11 +47,11 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, KNAME(""),
-    "Whole playouts in compiled code, tile sets of 129 to 256 tiles (see bendolib.playouts).",
+    "Whole playouts in compiled code, " KDOC " (see bendolib.playouts).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__kernel_huge(void) {
+PyMODINIT_FUNC KERNEL_INIT(void) {
     build_spiral();
     for (uint64_t b = 1; b < TABLED; b++)
         rests[b] = ((uint64_t)0 - b) % b;

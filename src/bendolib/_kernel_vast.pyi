@@ -1,0 +1,15 @@
+"""
+Types of the vast build of the compiled kernel (``_kernel_vast.cc``: the playout parts
+of ``_kernel.c`` with 1,024-bit masks, for tile sets of 257 to 1,024 tiles): ``compile``,
+``run``, ``listing``, ``perft`` and ``walk``, as in ``bendolib._kernel``.
+"""
+
+from bendolib._kernel import ABI as ABI
+from bendolib._kernel import MAX_PLAYERS as MAX_PLAYERS
+from bendolib._kernel import MAX_TILES as MAX_TILES
+from bendolib._kernel import UnsupportedError as UnsupportedError
+from bendolib._kernel import compile as compile
+from bendolib._kernel import listing as listing
+from bendolib._kernel import perft as perft
+from bendolib._kernel import run as run
+from bendolib._kernel import walk as walk
