@@ -1,12 +1,14 @@
-"""The cost of a decision and of a playout by tile set, double-6 to double-15: the
+"""The cost of a decision and of a playout by tile set, double-6 to double-30: the
 compiled kernel against the Python engine (issue 24 point 2).
 
     PYTHONPATH=src python bench/tilesets.py [--rules basic,classic-draw] [--players 2]
-        [--rounds 5] [--count 1000] [--python-count 20]
+        [--rounds 5] [--count 1000] [--python-count 20] [--tops 6,9,12,15,22,30]
 
 For each rule set and double-N set of its geometry's tiles (double-6: 28 tiles and
 double-9: 55 in ``bendolib._kernel``; double-12: 91 in ``bendolib._kernel_wide``;
-double-15: 136 in ``bendolib._kernel_huge``) it times random playouts from a fresh deal
+double-15: 136 in ``bendolib._kernel_huge``; double-22: 276 and double-30: 496 in
+``bendolib._kernel_vast``; ``--tops`` picks the sets) it times random playouts from a
+fresh deal
 to the end of the round, two ways, taking turns round after round so that both see the
 same load:
 
@@ -37,7 +39,7 @@ from bendolib.errors import KernelFallbackWarning
 from bendolib.playouts import kernel_reason, playouts, reference_playouts
 from bendolib.tiles import TileSet
 
-TOPS = (6, 9, 12, 15)
+TOPS = "6,9,12,15,22,30"
 
 
 def on_double(name: str, top: int) -> bendolib.RuleSet:
@@ -66,6 +68,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--python-count", type=int, default=20)
+    parser.add_argument("--tops", default=TOPS, help="the double-N sets, comma separated")
     args = parser.parse_args()
     warnings.simplefilter("ignore", KernelFallbackWarning)
     print(
@@ -79,7 +82,7 @@ def main() -> None:
     )
     print(header)
     for name in args.rules.split(","):
-        for top in TOPS:
+        for top in (int(top) for top in args.tops.split(",")):
             rules = on_double(name, top)
             reason = kernel_reason(rules, args.players)
             per: dict[str, tuple[list[float], list[float]]] = {
