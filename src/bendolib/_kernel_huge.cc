@@ -1,11 +1,12 @@
 /*
- * bendolib._kernel_huge: the compiled kernel's playout parts (those of _kernel.c but the
- * triangle games, the step API and the batched games) built a third time, for tile sets
+ * bendolib._kernel_huge: the compiled kernel's playout parts and the chain games' step API
+ * (those of _kernel.c but the triangle games, the batched games, the small calls of
+ * state_obj.c and the deals) built a third time, for tile sets
  * of 129 to 256 tiles (double-15's 136 up to double-21's 253): with BENDOLIB_HUGE,
  * _kernel.d/kernel.h makes a mask the value type of _kernel.d/mask_words.h with
  * MASK_WORDS 64-bit words (4 here), whose C++ operators are those the parts use on the
- * integer masks of the other builds.  The playout parts are written in the common subset
- * of C and C++ (an allocation cast to its type, no goto past an initialisation), so g++
+ * integer masks of the other builds.  These parts are written in the common subset of C
+ * and C++ (an allocation cast to its type, no goto past an initialisation), so g++
  * compiles them as they are; setup.py builds this on Linux only (untested elsewhere),
  * never as a required extension; elsewhere such sets play on the Python engine.
  * _kernel_vast.cc builds this file again with 16 words (bendolib._kernel_vast, 257 to
@@ -14,6 +15,7 @@
  */
 #ifndef MASK_WORDS
 #define MASK_WORDS 4
+#define STEP_ABOVE 128 /* the step API: the sets bendolib._kernel_wide leaves */
 #define KBUILD "_kernel_huge"
 #define KERNEL_INIT PyInit__kernel_huge
 #define KDOC "tile sets of 129 to 256 tiles"
@@ -40,8 +42,29 @@ static PyObject *tri_compile(PyObject *arg) {
 
 #include "_kernel.d/run.c"
 
+/* the step API of the chain games (bendolib.engine's legal_moves and apply, when the
+ * smaller builds give None), its parts compiled as C++ too: the triangle games' paths
+ * (tri_step.c) decline every state */
+static int tri_step_setup(PyObject *config) { return 0; }
+static PyObject *tri_step_legal(PyObject *state, int *mine) {
+    *mine = 0;
+    return NULL;
+}
+static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
+    *mine = 0;
+    return NULL;
+}
+#include "_kernel.d/step_setup.c"
+#include "_kernel.d/step_listing.c"
+#include "_kernel.d/step_legal.c"
+#include "_kernel.d/step_apply.c"
+
 static PyMethodDef methods[] = {
     PLAYOUT_METHODS
+    {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
+    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
+    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
+     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -278,8 +278,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     global _last_listed
     if _step_legal is not None:
         listed = _step_legal(state)
-        if listed is None and _step_legal_wide is not None:
-            listed = _step_legal_wide(state)
+        if listed is None:
+            for larger in _step_legal_larger:
+                listed = larger(state)
+                if listed is not None:
+                    break
         if listed is not None:
             _last_listed = (state, listed)
             return listed
@@ -367,8 +370,11 @@ def apply(state: GameState, move: Move) -> GameState:
     listed_for, moves = _last_listed
     if _step_apply is not None:
         after = _step_apply(state, move, listed_for, moves)
-        if after is None and _step_apply_wide is not None:
-            after = _step_apply_wide(state, move, listed_for, moves)
+        if after is None:
+            for larger_apply in _step_apply_larger:
+                after = larger_apply(state, move, listed_for, moves)
+                if after is not None:
+                    break
         if after is not None:
             return after
     if type(move) is Place:
@@ -947,7 +953,8 @@ def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:
 def _load_step_kernel(build: str = "_kernel") -> ModuleType | None:
     """
     The compiled kernel's step functions (of the build ``build``: ``"_kernel_wide"``
-    plays the tile sets of more than 64 tiles), set up with this engine's classes, memo
+    plays the tile sets of 65 to 128 tiles, ``"_kernel_huge"`` 129 to 256 and
+    ``"_kernel_vast"`` 257 to 1,024, the chain games only), set up with this engine's classes, memo
     tables and helpers; None when the kernel (or that build) is not built or
     ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine (see :mod:`bendolib.playouts`).
     """
@@ -1047,3 +1054,18 @@ _step_kernel_wide = _load_step_kernel("_kernel_wide") if _step_kernel is not Non
 if _step_kernel_wide is not None:
     _step_legal_wide = _step_kernel_wide.step_legal
     _step_apply_wide = _step_kernel_wide.step_apply
+#: The step functions of the builds for more than 64 tiles, tried in turn when the 64-bit
+#: build's give None: the wide build's, then those of the huge (129 to 256 tiles) and vast
+#: (257 to 1,024) builds, each of which declines the sets the smaller builds take.
+_step_legal_larger: tuple[Callable[[GameState], tuple[Move, ...] | None], ...] = ()
+_step_apply_larger: tuple[
+    Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None], ...
+] = ()
+if _step_kernel_wide is not None:
+    _larger = (
+        _step_kernel_wide,
+        _load_step_kernel("_kernel_huge"),
+        _load_step_kernel("_kernel_vast"),
+    )
+    _step_legal_larger = tuple(kernel.step_legal for kernel in _larger if kernel is not None)
+    _step_apply_larger = tuple(kernel.step_apply for kernel in _larger if kernel is not None)

@@ -6,7 +6,9 @@
  * includes this file under BENDOLIB_HUGE only, with mask_t = Mask<MASK_WORDS>:
  * _kernel_huge.cc builds 4 words (256 tiles), _kernel_vast.cc 16 (1,024 tiles).  The
  * operators are friends defined in the class (not templates of their own), so that an
- * int operand converts as it does for the integer masks (mask == 0, mask & 1).
+ * int operand converts as it does for the integer masks (mask == 0, mask & 1).  A mask
+ * reads from and writes to a Python int a word at a time (as_tiles, tiles_obj in
+ * step_setup.c).
  */
 #ifndef BENDOLIB_MASK_WORDS_H
 #define BENDOLIB_MASK_WORDS_H
@@ -96,6 +98,11 @@ template <int W> struct Mask {
     friend Mask &operator|=(Mask &a, const Mask &b) {
         for (int i = 0; i < W; i++)
             a.w[i] |= b.w[i];
+        return a;
+    }
+    friend Mask &operator^=(Mask &a, const Mask &b) {
+        for (int i = 0; i < W; i++)
+            a.w[i] ^= b.w[i];
         return a;
     }
     friend int popcount_mask(Mask x) {
