@@ -128,6 +128,23 @@ static inline int lowest_word(uint64_t x) { /* index of the lowest set bit; x !=
 #if defined(BENDOLIB_HUGE)
 #include "mask_words.h"
 typedef Mask<MASK_WORDS> mask_t;
+/* BIT(i), HAS_BIT(m, i) and CLEAR_LOWEST(m): a word each rather than every word (the vast
+ * build's sixteen); the integer builds' are the expressions they stand for */
+static inline mask_t mask_bit(int i) {
+    mask_t r = 0;
+    r.w[i >> 6] = (uint64_t)1 << (i & 63);
+    return r;
+}
+static inline void clear_lowest(mask_t &m) {
+    for (int i = 0; i < MASK_WORDS; i++)
+        if (m.w[i]) {
+            m.w[i] &= m.w[i] - 1;
+            return;
+        }
+}
+#define BIT(i) mask_bit(i)
+#define HAS_BIT(m, i) ((int)(((m).w[(i) >> 6] >> ((i) & 63)) & 1))
+#define CLEAR_LOWEST(m) clear_lowest(m)
 #elif defined(BENDOLIB_WIDE)
 static inline int popcount_mask(mask_t x) {
     return popcount_word((uint64_t)x) + popcount_word((uint64_t)(x >> 64));
@@ -142,6 +159,11 @@ static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 
 #define lowest_bit lowest_word
 #endif
 #define popcount64 popcount_mask /* its name before the wide build: a mask's popcount */
+#if !defined(BENDOLIB_HUGE)
+#define BIT(i) ((mask_t)1 << (i))          /* the mask of tile i */
+#define HAS_BIT(m, i) (((m) >> (i)) & 1)   /* whether mask m holds tile i */
+#define CLEAR_LOWEST(m) ((m) &= (m) - 1)   /* m without its lowest tile */
+#endif
 
 /* -- rules (a compiled RuleSet for one player count) --------------------------- */
 
