@@ -41,5 +41,6 @@
 #include "_kernel.d/step_apply.c"   /* step API: placing, finish, place, draw */
 #include "_kernel.d/tri_step.c"     /* step API: the triangle games */
 #include "_kernel.d/batch.c"        /* batched games (bendolib.vector) */
-#include "_kernel.d/state_obj.c"    /* small calls: a GameState read here, play, deal */
+#include "_kernel.d/state_obj.c"    /* small calls: a GameState read here, play */
+#include "_kernel.d/deal.c"         /* new_game's first deal */
 #include "_kernel.d/module.c"       /* step_apply, deals, method table, init */

@@ -1,7 +1,8 @@
 /*
- * bendolib._kernel_huge: the compiled kernel's playout parts and the chain games' step API
- * (those of _kernel.c but the triangle games, the batched games, the small calls of
- * state_obj.c and the deals) built a third time, for tile sets
+ * bendolib._kernel_huge: the compiled kernel's playout parts, the chain games' step API
+ * and new_game's deal (those of _kernel.c but the triangle games, the batched games, the
+ * small calls of state_obj.c and module.c's deal_deck and deal_hands) built a third
+ * time, for tile sets
  * of 129 to 256 tiles (double-15's 136 up to double-21's 253): with BENDOLIB_HUGE,
  * _kernel.d/kernel.h makes a mask the value type of _kernel.d/mask_words.h with
  * MASK_WORDS 64-bit words (4 here), whose C++ operators are those the parts use on the
@@ -58,6 +59,7 @@ static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
 #include "_kernel.d/step_listing.c"
 #include "_kernel.d/step_legal.c"
 #include "_kernel.d/step_apply.c"
+#include "_kernel.d/deal.c"
 
 static PyMethodDef methods[] = {
     PLAYOUT_METHODS
@@ -65,6 +67,7 @@ static PyMethodDef methods[] = {
     {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
     {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
      "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    DEAL_METHODS
     {NULL, NULL, 0, NULL},
 };
 

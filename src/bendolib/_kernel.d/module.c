@@ -81,6 +81,7 @@ static PyMethodDef methods[] = {
      "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
     BATCH_METHODS
     STATE_OBJ_METHODS
+    DEAL_METHODS
     {NULL, NULL, 0, NULL},
 };
 
