@@ -72,7 +72,11 @@ typedef uint8_t occ_index_t;
  * a stale build (an editable install after a pull) is ignored rather than half used. */
 #define KERNEL_ABI 4
 #define MAXSTEPS 200000 /* moves of one playout (a match of many rounds included) */
+#if MAXT > 256
+#define RADIUS 120     /* spiral cells known to the importer: chains of up to 1,024 tiles */
+#else
 #define RADIUS 48      /* spiral cells known to the importer */
+#endif
 
 /* turning senses and kinds of move, as in bendolib.tiles and bendolib.moves */
 #define STRAIGHT 0
