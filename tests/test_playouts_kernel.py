@@ -357,6 +357,17 @@ def test_differential_double_twenty_two_and_thirty(name: str, players: int, top:
 
 
 @needs_vast
+@pytest.mark.skipif(not os.environ.get("BENDOLIB_LONG"), reason="long profile: BENDOLIB_LONG=1")
+@pytest.mark.parametrize("top", [22, 30, 43])
+@pytest.mark.parametrize(("name", "players"), LARGE_CONFIGS)
+def test_differential_vast_every_config_long(name: str, players: int, top: int) -> None:
+    """The vast build's long profile: every chain rule set and player count on double-22,
+    double-30 and double-43, each policy, to the end of the round and of the match."""
+    assert kernel_of(on_double(name, top), players) is kernel_api._kernel_vast
+    differential_on_double(name, top, players)
+
+
+@needs_vast
 @pytest.mark.parametrize("name", ["basic", "classic-draw"])
 def test_differential_double_forty_three(name: str) -> None:
     """
