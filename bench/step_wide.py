@@ -1,12 +1,16 @@
 """
 ``legal_moves`` + ``apply`` per decision on double-12 (issue 24, point 2): the wide
-build's compiled step paths against the Python engine, interleaved in one process.
+build's compiled step paths against the Python engine, interleaved in one process;
+``--tops 15,22,30`` the same on larger sets (double-15 in the huge build, double-22 and
+double-30 in the vast build).
 
-Run from the repository root: ``python bench/step_wide.py`` (a few seconds).
+Run from the repository root: ``python bench/step_wide.py [--tops 12] [--games 8]`` (a
+few seconds a set).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
@@ -48,19 +52,29 @@ def run(rules: RuleSet, players: int, compiled: bool, games: int) -> tuple[float
 
 def main() -> None:
     """Print the best of 5 interleaved repetitions per rule set, compiled and Python."""
-    for name, players in (("basic", 2), ("classic-draw", 4), ("bendo-all-in-actions", 2)):
-        rules = on_double(name, 12)
-        compiled, python = [], []
-        for _ in range(5):
-            compiled.append(run(rules, players, True, 8))
-            python.append(run(rules, players, False, 8))
-        fast = min(t for t, _ in compiled)
-        slow = min(t for t, _ in python)
-        print(
-            f"{name} {players}p double-12: compiled {fast:.1f} us/decision, "
-            f"python {slow:.1f} us/decision, x{slow / fast:.1f} "
-            f"({compiled[0][1]} decisions a repetition)"
-        )
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tops", default="12", help="the double-N sets, comma separated")
+    parser.add_argument("--games", type=int, default=8, help="rounds a repetition")
+    args = parser.parse_args()
+    for top in (int(top) for top in args.tops.split(",")):
+        for name, players in (("basic", 2), ("classic-draw", 4), ("bendo-all-in-actions", 2)):
+            one(name, players, top, args.games)
+
+
+def one(name: str, players: int, top: int, games: int) -> None:
+    """Print the best of 5 interleaved repetitions of ``name`` on double-``top``."""
+    rules = on_double(name, top)
+    compiled, python = [], []
+    for _ in range(5):
+        compiled.append(run(rules, players, True, games))
+        python.append(run(rules, players, False, games))
+    fast = min(t for t, _ in compiled)
+    slow = min(t for t, _ in python)
+    print(
+        f"{name} {players}p double-{top}: compiled {fast:.1f} us/decision, "
+        f"python {slow:.1f} us/decision, x{slow / fast:.1f} "
+        f"({compiled[0][1]} decisions a repetition)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,15 +1,16 @@
-"""The cost of a decision and of a playout by tile set, double-6 to double-15 and
+"""The cost of a decision and of a playout by tile set, double-6 to double-30 and
 triangles 0-4 to 0-8: the compiled kernel against the Python engine (issue 24 point 2).
 
     PYTHONPATH=src python bench/tilesets.py [--rules basic,classic-draw]
         [--triangles triangle-dominoes,triominoes] [--players 2] [--rounds 5]
-        [--count 1000] [--python-count 20]
+        [--count 1000] [--python-count 20] [--tops 6,9,12,15,22,30]
 
 For each rule set of ``--rules`` and double-N set of its geometry's tiles (double-6: 28
 tiles and double-9: 55 in ``bendolib._kernel``; double-12: 91 in
-``bendolib._kernel_wide``; double-15: 136 in ``bendolib._kernel_huge``), and for each
-triangle rule set of ``--triangles`` and triangle set (triangles 0-4 with mirrors: 45
-tiles in ``bendolib._kernel``; 0-5 with mirrors: 76 and 0-6: 84 in
+``bendolib._kernel_wide``; double-15: 136 in ``bendolib._kernel_huge``; double-22: 276
+and double-30: 496 in ``bendolib._kernel_vast``; ``--tops`` picks the sets), and for
+each triangle rule set of ``--triangles`` and triangle set (triangles 0-4 with mirrors:
+45 tiles in ``bendolib._kernel``; 0-5 with mirrors: 76 and 0-6: 84 in
 ``bendolib._kernel_wide``; 0-8: 165 in ``bendolib._kernel_huge``; ``--triangles ""``
 leaves them out) it times random playouts from a fresh deal to the end of the round,
 two ways, taking turns round after round so that both see the same load:
@@ -41,7 +42,7 @@ from bendolib.errors import KernelFallbackWarning
 from bendolib.playouts import kernel_reason, playouts, reference_playouts
 from bendolib.tiles import TileSet
 
-TOPS = (6, 9, 12, 15)
+TOPS = "6,9,12,15,22,30"
 #: The triangle sets, by (highest number, mirrors): 45, 76, 84 and 165 tiles.
 TRIANGLE_SETS = ((4, True), (5, True), (6, False), (8, False))
 
@@ -79,6 +80,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--python-count", type=int, default=20)
+    parser.add_argument("--tops", default=TOPS, help="the double-N sets, comma separated")
     args = parser.parse_args()
     warnings.simplefilter("ignore", KernelFallbackWarning)
     print(
@@ -95,7 +97,7 @@ def main() -> None:
         (f"{name}-d{top}", on_double(name, top))
         for name in args.rules.split(",")
         if name
-        for top in TOPS
+        for top in (int(top) for top in args.tops.split(","))
     ]
     sets += [
         (f"{name}-t{top}{'m' if mirrors else ''}", on_triangles(name, top, mirrors))

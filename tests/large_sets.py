@@ -3,8 +3,9 @@ The built-in chain rule sets on tile sets of more than 64 tiles (issue 24 point 
 tile set the library accepts: double-9, double-12, double-15 and the action-tile sets in
 the core"), for the differential tests: the compiled kernel's wide build
 (``bendolib._kernel_wide``) plays 65 to 128 tiles, its huge build
-(``bendolib._kernel_huge``) 129 to 256; beyond, the Python engine.  And the triangle
-games on sets of more than 64 triangles (:func:`on_triangles`).
+(``bendolib._kernel_huge``) 129 to 256, its vast build (``bendolib._kernel_vast``) 257 to
+1,024 (the library's limit).  And the triangle games on sets of more than 64 triangles
+(:func:`on_triangles`).
 """
 
 from __future__ import annotations
@@ -70,3 +71,8 @@ def on_triangles(name: str, top: int, mirrors: bool = False) -> bendolib.RuleSet
     """Triangle rule set ``name`` with ``TileSet.triangles(top, mirrors=mirrors)``."""
     tiles = TileSet.triangles(top, mirrors=mirrors)
     return bendolib.rules.get(name).configure(f"{name}-t{len(tiles)}", tileset=tiles)
+
+
+#: (rule set name, players) of every chain rule set with its fewest players, for double-22
+#: and double-30 (the vast build).
+VAST_CONFIGS = [(name, bendolib.rules.get(name).player_counts[0]) for name in CHAIN_GAMES]

@@ -338,6 +338,8 @@ HOSTILE: dict[str, tuple[Any, ...]] = {
         (3, 1),
         (1 << 127, 1 << 128),
         (1 << 255, 1 << 256),
+        (1 << 1023, 1 << 1024),
+        (1 << 300, -(1 << 300)),
     ),
     "results": (
         (bendolib.state.RoundResult(1, False, (9,), (0, 0), (0, 0), (9,)),),
@@ -347,12 +349,12 @@ HOSTILE: dict[str, tuple[Any, ...]] = {
 
 
 def _hostile_states() -> Iterator[tuple[str, GameState]]:
-    # the built-in rule sets, and three on double-12 and double-15 (the wide and huge
-    # builds, issue 24 point 2)
+    # the built-in rule sets, and three on double-12, double-15 and double-22 (the wide,
+    # huge and vast builds, issue 24 point 2)
     large = [
         on_double(name, top)
         for name in ("basic", "bendo-all-in-actions", "classic-draw")
-        for top in (12, 15)
+        for top in (12, 15, 22)
     ]
     # and the triangle games on sets of more than 64 and 128 triangles (the wide and huge
     # builds)

@@ -186,19 +186,22 @@ def test_step_kernel_on_arbitrary_states(name: str, players: int) -> None:
 @pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
 @pytest.mark.parametrize(
     ("name", "players"),
-    CONFIGS + [(f"{n} d{top}", p) for n, p in LARGE for top in (12, 15)],
+    CONFIGS
+    + [(f"{n} d{top}", p) for n, p in LARGE for top in (12, 15)]
+    + [(f"{n} d22", p) for n, p in LARGE if n in ("basic", "bendo-all-in-actions", "first-out")],
 )
 def test_playout_kernel_on_arbitrary_states(name: str, players: int) -> None:
     """
     Recorded playouts of each policy: the kernel's moves and outcomes are the engine's;
-    "NAME d12" and "NAME d15": the rule set on double-12 in the wide build, on double-15
-    in the huge build (issue 24 point 2).
+    "NAME d12", "NAME d15" and "NAME d22": the rule set on double-12 in the wide build, on
+    double-15 in the huge build, on double-22 in the vast build (issue 24 point 2).
     """
     rules = _rules(name)
     build: dict[int, Any] = {
         64: kernel_api._kernel,
         128: kernel_api._kernel_wide,
         256: kernel_api._kernel_huge,
+        1024: kernel_api._kernel_vast,
     }
     limit = min(n for n in build if n >= len(rules.tileset))
     if build[limit] is None:

@@ -110,20 +110,23 @@ def test_a_missing_build_warns_once() -> None:
 
 def test_a_tile_set_beyond_the_kernel_warns_naming_the_count() -> None:
     """
-    Issue 24 point 2 and 5: double-12 plays in the wide build and double-15 in the huge
-    one (no warning); double-22 (276 tiles, beyond 256) falls back, and the warning names
-    the tile count and the limit.
+    Issue 24 point 2 and 5: double-12 plays in the wide build, double-15 in the huge one
+    and double-22 in the vast one (no warning); a tile set with a face beyond the
+    kernel's 55 falls back, and the warning names the reason.
     """
+    from bendolib.tiles import Tile, TileSet
     from large_sets import on_double
 
-    if kernel_api._kernel_wide is None or kernel_api._kernel_huge is None:
-        pytest.skip("the wide and huge builds of the kernel are not both loaded")
+    if None in (kernel_api._kernel_wide, kernel_api._kernel_huge, kernel_api._kernel_vast):
+        pytest.skip("the wide, huge and vast builds of the kernel are not all loaded")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        kernel_api.playouts(new_game(on_double("classic-block", 12), 2, seed=1), 2)
-        kernel_api.playouts(new_game(on_double("classic-block", 15), 2, seed=1), 2)
-    rules = on_double("classic-block", 22).configure("fallback-double-22")
-    with pytest.warns(KernelFallbackWarning, match=r"276 tiles \(the kernel: at most 256\)"):
+        for top in (12, 15, 22):
+            kernel_api.playouts(new_game(on_double("classic-block", top), 2, seed=1), 2)
+    base = TileSet.double(12)
+    tiles = TileSet("double-12 + 56-56", base.tiles + (Tile(56, 56, base.tiles[0].bend),))
+    rules = bendolib.rules.get("classic-block").configure("fallback-face-56", tileset=tiles)
+    with pytest.warns(KernelFallbackWarning, match=r"faces beyond -8\.\.55"):
         kernel_api.playouts(new_game(rules, 2, seed=1), 2)
 
 
@@ -132,12 +135,13 @@ def test_a_tile_set_beyond_the_kernel_warns_naming_the_count() -> None:
     [
         ("_kernel_wide", 12, "double-12 curved has 91 tiles, more than 64"),
         ("_kernel_huge", 15, "double-15 curved has 136 tiles, more than 128"),
+        ("_kernel_vast", 22, "double-22 curved has 276 tiles, more than 256"),
     ],
 )
 def test_a_missing_large_build_warns_for_its_sets_only(build: str, top: int, said: str) -> None:
     """
     Without the wide build (``bendolib._kernel_wide`` not built: MSVC has no 128-bit
-    integers) or the huge one (built by gcc only), a set of its size falls back naming
+    integers) or the huge or vast one (built by gcc only), a set of its size falls back naming
     the missing build; the 64-tile build still plays the rest.
     """
     env = dict(os.environ)

@@ -85,14 +85,14 @@ def test_which_build_of_the_kernel_plays_which_tile_set() -> None:
     """
     Issue 24 point 2 ("double-9, double-12, double-15 and the action-tile sets in the
     core"): up to 64 tiles the 64-bit build, 65 to 128 the wide build (double-12 and the
-    action tiles on it), 129 to 256 the huge build (double-15 to double-21), beyond that
-    the Python engine, and ``kernel_reason`` says why.
+    action tiles on it), 129 to 256 the huge build (double-15 to double-21), 257 to 1,024
+    (the library's limit) the vast build (double-22 to double-43).
     """
     from bendolib import playouts as api
     from large_sets import on_double
 
-    if api._kernel_wide is None or api._kernel_huge is None:
-        pytest.skip("the wide and huge builds of the kernel are not both loaded")
+    if None in (api._kernel_wide, api._kernel_huge, api._kernel_vast):
+        pytest.skip("the wide, huge and vast builds of the kernel are not all loaded")
     for name, top, build in (
         ("basic", 6, "bendolib._kernel"),
         ("classic-draw", 9, "bendolib._kernel"),
@@ -101,13 +101,13 @@ def test_which_build_of_the_kernel_plays_which_tile_set() -> None:
         ("basic", 15, "bendolib._kernel_huge"),
         ("bendo-all-in-actions", 15, "bendolib._kernel_huge"),
         ("classic-draw", 21, "bendolib._kernel_huge"),
+        ("basic", 22, "bendolib._kernel_vast"),
+        ("bendo-all-in-actions", 30, "bendolib._kernel_vast"),
+        ("classic-draw", 43, "bendolib._kernel_vast"),
     ):
         spec, reason, kernel = api._compiled_in(on_double(name, top), 2)
         assert spec is not None and kernel is not None, reason
         assert kernel.__name__ == build, (name, top)
-    assert api.kernel_reason(on_double("basic", 22), 2) == (
-        "double-22 curved has 276 tiles (the kernel: at most 256)"
-    )
 
 
 def test_which_build_of_the_kernel_plays_which_triangle_set() -> None:
@@ -140,25 +140,26 @@ def test_which_build_of_the_kernel_plays_which_triangle_set() -> None:
         )
 
 
-@pytest.mark.parametrize("top", [12, 21])
+@pytest.mark.parametrize("top", [12, 21, 43])
 def test_the_large_builds_read_whole_masks_and_refuse_the_rest(top: int) -> None:
     """
     The wide build (double-12) reads a hand holding tile 89 (beyond one 64-bit word), the
-    huge one (double-21) tile 251 (an index beyond a signed byte), and each lists the
-    engine's moves for it; a hand beyond the tile set, beyond the build's bits or negative
-    is left to the Python engine (UnsupportedError), never truncated.
+    huge one (double-21) tile 251 (an index beyond a signed byte), the vast one
+    (double-43) tile 988 (beyond a byte), and each lists the engine's moves for it; a
+    hand beyond the tile set, beyond the build's bits or negative is left to the Python
+    engine (UnsupportedError), never truncated.
     """
     from bendolib import playouts as api
     from bendolib._kernel_input import state_tuple
     from large_sets import on_double
 
-    if (api._kernel_wide if top == 12 else api._kernel_huge) is None:
+    if {12: api._kernel_wide, 21: api._kernel_huge, 43: api._kernel_vast}[top] is None:
         pytest.skip("this build of the kernel is not loaded")
     rules = on_double("classic-block", top)
     spec, _, kernel = api._compiled_in(rules, 2)
     state = _position(rules, rules.tileset.find(top, top), rules.tileset.find(top - 1, top))
     state = state.replace(play_points=(0, 0))
-    assert rules.tileset.find(top - 1, top) >= {12: 64, 21: 128}[top]
+    assert rules.tileset.find(top - 1, top) >= {12: 64, 21: 128, 43: 256}[top]
     expected = tuple(
         (0, m.end, rules.tileset.index(m.tile), m.inward, m.shows, m.turn)
         for m in bendolib.legal_moves(state)
@@ -166,7 +167,8 @@ def test_the_large_builds_read_whole_masks_and_refuse_the_rest(top: int) -> None
     )
     assert expected and kernel.listing(spec, state_tuple(state)) == expected
     n = len(rules.tileset)
-    for hands in ((1 << n, 0), (1 << 256, 0), (1 << 300, 0), (-1, 0), (1 << 90, 1 << 90)):
+    beyond = (1 << n, 1 << max(n, 256), 1 << max(n, 300), 1 << 1024, 1 << 1100)
+    for hands in (*((b, 0) for b in beyond), (-1, 0), (1 << 90, 1 << 90), (-(1 << 1000), 0)):
         bad = list(state_tuple(state))
         bad[5] = hands
         with pytest.raises(kernel.UnsupportedError):

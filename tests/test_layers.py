@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "_kernel",
             "_kernel_wide",
             "_kernel_huge",
+            "_kernel_vast",
             "engine",
         ),
     ),

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "perft"))
 
 from perft_core import ALONG, perft, rules_named, start_position
 
-from large_sets import HUGE_CONFIGS, LARGE_CONFIGS, on_double
+from large_sets import HUGE_CONFIGS, LARGE_CONFIGS, VAST_CONFIGS, on_double
 
 needs_kernel = pytest.mark.skipif(not kernel_api.KERNEL, reason="the compiled kernel is not loaded")
 #: The wide build (65 to 128 tiles) is not compiled where the compiler has no 128-bit integer.
@@ -49,6 +49,10 @@ needs_wide = pytest.mark.skipif(
 #: The huge build (129 to 256 tiles) is made by gcc only (setup.py).
 needs_huge = pytest.mark.skipif(
     kernel_api._kernel_huge is None, reason="the huge build of the kernel is not loaded"
+)
+#: The vast build (257 to 1,024 tiles) likewise.
+needs_vast = pytest.mark.skipif(
+    kernel_api._kernel_vast is None, reason="the vast build of the kernel is not loaded"
 )
 
 #: Playouts per built-in rule set and player count: a few hundred in CI.
@@ -330,20 +334,70 @@ def test_wide_listing_and_perft_are_the_engines(name: str, top: int) -> None:
             state = apply(state, legal[rng.below(len(legal))])
 
 
+@needs_vast
+@pytest.mark.parametrize(
+    ("name", "players", "top"),
+    [(name, players, 22) for name, players in VAST_CONFIGS]
+    + [
+        (name, players, 30)
+        for name, players in VAST_CONFIGS
+        if name in ("basic", "bendo-all-in-actions", "classic-draw", "all-five")
+    ],
+)
+def test_differential_double_twenty_two_and_thirty(name: str, players: int, top: int) -> None:
+    """
+    Issue 24 point 2 ("Any tile set the library accepts ... in the core (no 64-tile
+    ceiling)"): beyond the huge build's 256 tiles, double-22 (276 tiles, 282 with the
+    action tiles; every chain rule set) and double-30 (496; four of them) play in the vast
+    build (``bendolib._kernel_vast``, 1,024-bit masks, two-byte tile indices), the same
+    playouts as the engine's.
+    """
+    assert kernel_of(on_double(name, top), players) is kernel_api._kernel_vast
+    differential_on_double(name, top, players)
+
+
+@needs_vast
+@pytest.mark.skipif(not os.environ.get("BENDOLIB_LONG"), reason="long profile: BENDOLIB_LONG=1")
+@pytest.mark.parametrize("top", [22, 30, 43])
+@pytest.mark.parametrize(("name", "players"), LARGE_CONFIGS)
+def test_differential_vast_every_config_long(name: str, players: int, top: int) -> None:
+    """The vast build's long profile: every chain rule set and player count on double-22,
+    double-30 and double-43, each policy, to the end of the round and of the match."""
+    assert kernel_of(on_double(name, top), players) is kernel_api._kernel_vast
+    differential_on_double(name, top, players)
+
+
+@needs_vast
+@pytest.mark.parametrize("name", ["basic", "classic-draw"])
+def test_differential_double_forty_three(name: str) -> None:
+    """
+    The largest double-N set the library takes, double-43 (990 tiles, tile indices beyond
+    a byte, faces up to 43): random playouts in the vast build are the engine's.
+    """
+    rules = on_double(name, 43)
+    assert kernel_of(rules, 2) is kernel_api._kernel_vast
+    state = new_game(rules, 2, seed=4)
+    expected = reference_playouts(state, 2, seed=4, record=True)
+    assert_same(expected, kernel_playouts(state, 2, seed=4), f"{name} double-43")
+
+
 @pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
-def test_double_twenty_two_falls_back_to_the_engine() -> None:
+def test_faces_beyond_the_kernels_fall_back_to_the_engine() -> None:
     """
-    Beyond the huge build's 256 tiles (double-22: 276) the Python engine plays, and
-    ``kernel_reason`` names the tile count and the limit.
+    The kernel stores faces -8 to 55 (NFACE in _kernel.d/kernel.h; double-43, the largest
+    double-N set the library takes, tops at 43): a tile set with a face of 56 plays on the
+    Python engine, and ``kernel_reason`` says why.
     """
-    for name in ("basic", "classic-draw", "bendo-all-in-actions"):
-        rules = on_double(name, 22)
-        if kernel_api.KERNEL:
-            reason = kernel_api.kernel_reason(rules, 2)
-            assert reason is not None and "at most 256" in reason, reason
-        state = new_game(rules, 2, seed=1)
-        got = kernel_api.playouts(state, 2, seed=2, record=True)
-        assert got == reference_playouts(state, 2, seed=2, record=True)
+    from bendolib.tiles import Tile, TileSet
+
+    base = TileSet.double(22)
+    tiles = TileSet("double-22 + 56-56", base.tiles + (Tile(56, 56, base.tiles[0].bend),))
+    rules = bendolib.rules.get("basic").configure("basic-56", tileset=tiles)
+    if kernel_api.KERNEL:
+        assert kernel_api.kernel_reason(rules, 2) == "faces beyond -8..55"
+    state = new_game(rules, 2, seed=1)
+    got = kernel_api.playouts(state, 2, seed=2, record=True)
+    assert got == reference_playouts(state, 2, seed=2, record=True)
 
 
 # -- the perft vectors, replayed in the kernel ----------------------------------------
@@ -478,13 +532,16 @@ def test_finished_rounds_play_nothing_or_the_next_round() -> None:
 
 @pytest.mark.filterwarnings("ignore::bendolib.errors.KernelFallbackWarning")
 def test_rule_sets_the_kernel_does_not_know_fall_back() -> None:
-    """More tiles than 256, or a geometry of the user's: the Python engine plays."""
+    """A face beyond the kernel's 55, or a geometry of the user's: the Python engine plays."""
     from bendolib.geometry.straight import StraightGeometry
+    from bendolib.tiles import Tile, TileSet
 
     class Line(StraightGeometry):
         pass
 
-    big = on_double("classic-draw", 22)  # 276 tiles: beyond the huge build's 256
+    base = TileSet.double(6, straight=True)
+    beyond = TileSet("double-6 + 60-60", base.tiles + (Tile(60, 60, base.tiles[0].bend),))
+    big = bendolib.rules.get("classic-draw").configure("face-60", tileset=beyond)
     mine = bendolib.rules.get("classic-block").configure(geometry=Line())
     for rules in (big, mine):
         if kernel_api.KERNEL:

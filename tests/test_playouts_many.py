@@ -16,6 +16,7 @@ from bendolib.playouts import (
     KERNEL,
     PlayoutError,
     _kernel_huge,
+    _kernel_vast,
     _kernel_wide,
     kernel_reason,
     playouts,
@@ -72,8 +73,9 @@ def test_many_plays_rule_sets_the_kernel_does_not() -> None:
 
 def test_many_mixes_the_two_builds_of_the_kernel() -> None:
     """
-    Issue 24 point 2: states of a 28-tile set, of double-12 (the wide build) and of
-    double-15 (the huge build) in one call, each played by its own build: the engine's
+    Issue 24 point 2: states of a 28-tile set, of double-12 (the wide build), of
+    double-15 (the huge build) and of double-22 (the vast build) in one call, each played
+    by its own build: the engine's
     outcomes, no fallback.
     """
     from large_sets import on_double
@@ -83,8 +85,9 @@ def test_many_mixes_the_two_builds_of_the_kernel() -> None:
         *leaves([("basic", 2)], 1),
         new_game(on_double("classic-draw", 12), 3, seed=2),
         new_game(on_double("all-five", 15), 2, seed=3),
+        new_game(on_double("classic-draw", 22), 2, seed=4),
     ]
-    if KERNEL and _kernel_wide is not None and _kernel_huge is not None:
+    if KERNEL and None not in (_kernel_wide, _kernel_huge, _kernel_vast):
         assert all(kernel_reason(state.rules, state.players) is None for state in states)
     many = playouts_many(states, 2, seed=11)
     for j, state in enumerate(states):

@@ -95,6 +95,36 @@ def test_the_compiled_deal_serves_the_chain_games() -> None:
             assert dealt == engine._deal(rules, players, 5, 1, (0,) * players, ())
 
 
+@pytest.mark.parametrize(
+    ("top", "build"),
+    [(12, "_kernel_wide"), (15, "_kernel_huge"), (22, "_kernel_vast"), (43, "_kernel_vast")],
+)
+def test_the_compiled_deal_of_the_larger_sets(top: int, build: str) -> None:
+    """
+    Issue 24 point 2 and 3 ("new_game's deal in C for sets over 64 tiles"): double-12 is
+    dealt by the wide build, double-15 by the huge one, double-22 and double-43 (990
+    tiles, hands beyond 64 bits) by the vast one, the same rounds as the Python engine's,
+    and a second deal of the same rule set takes the one-call path (deal_quick).
+    """
+    from bendolib._kernel_abi import load_build
+    from large_sets import on_double
+
+    if engine._deal_first is None or load_build(build) is None:
+        pytest.skip(f"bendolib.{build} is not built")
+    for name in ("basic", "classic-draw", "bendo-all-in-actions"):
+        rules = on_double(name, top)
+        for players in (rules.player_counts[0], rules.player_counts[-1]):
+            for seed in (0, 7, 2**64 - 1):
+                dealt = new_game(rules, players, seed)
+                assert engine._LATEST_DEAL[3].__name__ == f"bendolib.{build}"
+                expected = engine._deal(rules, players, seed, 1, (0,) * players, ())
+                assert dealt == expected
+                assert (dealt.deck, dealt.hand_masks) == (expected.deck, expected.hand_masks)
+            assert engine._deal_quick is not None
+            assert engine._deal_quick(rules, players, 9) == new_game(rules, players, 9)
+            assert engine._deal_quick(rules, players, 9) is not None
+
+
 def test_the_one_call_deal_takes_only_what_new_game_checked() -> None:
     """deal_quick: the latest rule set and player count dealt, exact ints; else None."""
     assert engine._deal_quick is not None

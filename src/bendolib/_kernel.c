@@ -12,10 +12,13 @@
  *
  * Data: tile sets of at most 64 tiles (hands, the drawn tiles and fit tables are
  * 64-bit masks; _kernel_wide.c builds the same parts with 128-bit masks, for up to 128
- * tiles, as bendolib._kernel_wide, and _kernel_huge.cc the playout parts with 256-bit
- * masks, up to 256 tiles, as bendolib._kernel_huge), at most 8 players and 4 open ends.  On the curved lattice a cell is
- * kept in axial coordinates packed into 16 bits, ((q + 128) << 8) | (r + 128), so the
- * neighbour across a side is one addition; the occupancy is a short list of
+ * tiles, as bendolib._kernel_wide, _kernel_huge.cc the playout parts with 256-bit
+ * masks, up to 256 tiles, as bendolib._kernel_huge, and _kernel_vast.cc with 1,024-bit
+ * masks, up to 1,024, as bendolib._kernel_vast), at most 8 players and 4 open ends.  On
+ * the curved lattice a cell is kept in axial coordinates packed into 16 bits,
+ * ((q + 128) << 8) | (r + 128), so the neighbour across a side is one addition (the
+ * builds of more than 128 tiles refuse a chain that would leave that range); the
+ * occupancy is a short list of
  * (cell, 6-bit corner mask) pairs, which makes a state a plain copyable struct.
  *
  * One translation unit: this file #includes the kernel's parts from _kernel.d/, in this
@@ -38,5 +41,6 @@
 #include "_kernel.d/step_apply.c"   /* step API: placing, finish, place, draw */
 #include "_kernel.d/tri_step.c"     /* step API: the triangle games */
 #include "_kernel.d/batch.c"        /* batched games (bendolib.vector) */
-#include "_kernel.d/state_obj.c"    /* small calls: a GameState read here, play, deal */
+#include "_kernel.d/state_obj.c"    /* small calls: a GameState read here, play */
+#include "_kernel.d/deal.c"         /* new_game's first deal */
 #include "_kernel.d/module.c"       /* step_apply, deals, method table, init */

@@ -59,6 +59,9 @@ def play(
 ) -> Any:
     """``run`` for a GameState (the seed modulo 2**64): a tuple, or NotImplemented."""
 
+def deal(spec: object, rules: object, players: object, seed: object, empty_board: object, /) -> Any:
+    """``new_game(rules, players, seed)`` dealt with the compiled ``spec``, or None."""
+
 def deal_set(rules: object, players: int, spec: object, empty_board: object, /) -> None:
     """The rule set and player count ``deal_quick`` deals for (a chain game's spec)."""
 

@@ -1,16 +1,27 @@
 /*
- * bendolib._kernel_huge: the compiled kernel's playout parts (those of _kernel.c but the
- * step API and the batched games: the chain games' and the triangle games' playouts)
- * built a third time, for tile sets of 129 to 256 tiles (double-15's 136 up to
- * double-21's 253, triangles 0-8's 165 up to 249 with mirrors): with BENDOLIB_HUGE,
- * _kernel.d/kernel.h makes a mask the 256-bit value type of _kernel.d/mask256.h, whose
- * C++ operators are those the parts use on the integer masks of the other builds, and a
- * tile index an unsigned byte.  The playout parts are written in the common subset of
- * C and C++ (an allocation cast to its type, no goto past an initialisation), so g++
+ * bendolib._kernel_huge: the compiled kernel's playout parts (the chain games' and the
+ * triangle games'), the chain games' step API and new_game's deal (those of _kernel.c but
+ * the triangle games' step API, the batched games, the small calls of state_obj.c and
+ * module.c's deal_deck and deal_hands) built a third time, for tile sets of 129 to 256
+ * tiles (double-15's 136 up to double-21's 253, triangles 0-8's 165 up to 249 with
+ * mirrors): with BENDOLIB_HUGE,
+ * _kernel.d/kernel.h makes a mask the value type of _kernel.d/mask_words.h with
+ * MASK_WORDS 64-bit words (4 here), whose C++ operators are those the parts use on the
+ * integer masks of the other builds.  These parts are written in the common subset of C
+ * and C++ (an allocation cast to its type, no goto past an initialisation), so g++
  * compiles them as they are; setup.py builds this on Linux only (untested elsewhere),
  * never as a required extension; elsewhere such sets play on the Python engine.
- * bendolib.playouts sends a rule set here when its tile set has more than 128 tiles.
+ * _kernel_vast.cc builds this file again with 16 words (bendolib._kernel_vast, 257 to
+ * 1,024 tiles).  bendolib.playouts sends a rule set here when its tile set has more
+ * than 128 tiles.
  */
+#ifndef MASK_WORDS
+#define MASK_WORDS 4
+#define STEP_ABOVE 128 /* the step API: the sets bendolib._kernel_wide leaves */
+#define KBUILD "_kernel_huge"
+#define KERNEL_INIT PyInit__kernel_huge
+#define KDOC "tile sets of 129 to 256 tiles"
+#endif
 #define BENDOLIB_HUGE 1
 #include "_kernel.d/kernel.h"
 #include "_kernel.d/rng.c"
@@ -20,21 +31,47 @@
 #include "_kernel.d/boundary.c"
 #include "_kernel.d/playout.c"
 
+/* the triangle games' playouts (tri.c, compiled as C++ too): triangle sets of 129 to 256
+ * tiles in this build (bendolib._kernel_tri_input takes at most 256; the vast build
+ * compiles them too, and is never sent one) */
 #include "_kernel.d/tri.c"
 #include "_kernel.d/run.c"
 
+/* the step API of the chain games (bendolib.engine's legal_moves and apply, when the
+ * smaller builds give None), its parts compiled as C++ too: the triangle games' paths
+ * (tri_step.c) decline every state */
+static int tri_step_setup(PyObject *config) { return 0; }
+static PyObject *tri_step_legal(PyObject *state, int *mine) {
+    *mine = 0;
+    return NULL;
+}
+static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
+    *mine = 0;
+    return NULL;
+}
+#include "_kernel.d/step_setup.c"
+#include "_kernel.d/step_listing.c"
+#include "_kernel.d/step_legal.c"
+#include "_kernel.d/step_apply.c"
+#include "_kernel.d/deal.c"
+
 static PyMethodDef methods[] = {
     PLAYOUT_METHODS
+    {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
+    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
+    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
+     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    DEAL_METHODS
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, KNAME(""),
-    "Whole playouts in compiled code, tile sets of 129 to 256 tiles (see bendolib.playouts).",
+    "Whole playouts in compiled code, " KDOC " (see bendolib.playouts).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__kernel_huge(void) {
+PyMODINIT_FUNC KERNEL_INIT(void) {
     build_spiral();
     for (uint64_t b = 1; b < TABLED; b++)
         rests[b] = ((uint64_t)0 - b) % b;

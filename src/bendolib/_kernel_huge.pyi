@@ -1,7 +1,9 @@
 """
 Types of the huge build of the compiled kernel (``_kernel_huge.cc``: the playout parts
 of ``_kernel.c`` with 256-bit masks, for tile sets of 129 to 256 tiles): ``compile``,
-``run``, ``listing``, ``perft`` and ``walk``, as in ``bendolib._kernel``.
+``run``, ``listing``, ``perft`` and ``walk``, the chain games' step API (``step_setup``,
+``step_legal``, ``step_apply``) and new_game's deal (``deal``, ``deal_set``,
+``deal_quick``), as in ``bendolib._kernel``.
 """
 
 from bendolib._kernel import ABI as ABI
@@ -9,7 +11,13 @@ from bendolib._kernel import MAX_PLAYERS as MAX_PLAYERS
 from bendolib._kernel import MAX_TILES as MAX_TILES
 from bendolib._kernel import UnsupportedError as UnsupportedError
 from bendolib._kernel import compile as compile
+from bendolib._kernel import deal as deal
+from bendolib._kernel import deal_quick as deal_quick
+from bendolib._kernel import deal_set as deal_set
 from bendolib._kernel import listing as listing
 from bendolib._kernel import perft as perft
 from bendolib._kernel import run as run
+from bendolib._kernel import step_apply as step_apply
+from bendolib._kernel import step_legal as step_legal
+from bendolib._kernel import step_setup as step_setup
 from bendolib._kernel import walk as walk

@@ -2,9 +2,10 @@
 What the compiled kernel reads: a RuleSet as a flat *spec* tuple, a GameState as a flat
 *state* tuple, and the reason a rule set is left to the Python engine.
 
-The kernel knows the built-in parts exactly: the tile sets of at most 256 tiles (at most
-64 in ``bendolib._kernel``, 65 to 128 in its wide build ``bendolib._kernel_wide``, 129
-to 256 in ``bendolib._kernel_huge``), the straight line and the bend lattice, the
+The kernel knows the built-in parts exactly: the tile sets of at most 1,024 tiles (at
+most 64 in ``bendolib._kernel``, 65 to 128 in its wide build ``bendolib._kernel_wide``,
+129 to 256 in ``bendolib._kernel_huge``, 257 to 1,024 in ``bendolib._kernel_vast``),
+faces -8 to 55, the straight line and the bend lattice, the
 built-in policies (by their class, not a subclass, and by their fields: a policy that
 gained a parameter is played by the Python engine until the kernel learns it) and at
 most 8 players.
@@ -29,7 +30,7 @@ from bendolib._kernel_abi import (
     GEOMETRY_FIELDS,
     HIGHEST_PLAY_SCORE_FIELDS,
     MATCH_FIELDS,
-    MAX_TILES_HUGE,
+    MAX_TILES_VAST,
     RULESET_FIELDS,
     WINNER_TAKES_PIPS_FIELDS,
 )
@@ -175,9 +176,9 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
     if getattr(rules.match, "several", "highest") != "highest":
         raise NotForKernelError("the kernel gives a shared target to the highest score only")
     tileset = rules.tileset
-    if len(tileset) > MAX_TILES_HUGE:  # (more than MAX_TILES: the wide or huge build)
+    if len(tileset) > MAX_TILES_VAST:  # (more than MAX_TILES: the wide, huge or vast build)
         raise NotForKernelError(
-            f"{tileset.name} has {len(tileset)} tiles (the kernel: at most {MAX_TILES_HUGE})"
+            f"{tileset.name} has {len(tileset)} tiles (the kernel: at most {MAX_TILES_VAST})"
         )
     if not 1 <= players <= MAX_PLAYERS:
         raise NotForKernelError(f"{players} players (the kernel: 1 to {MAX_PLAYERS})")

@@ -6,13 +6,20 @@ import secrets
 from collections.abc import Callable, Sequence
 from operator import add
 from types import ModuleType
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
 from bendolib import _memo as memo
 from bendolib._construct import fast_constructor, fast_evolver
-from bendolib._kernel_abi import load_build, load_kernel
+from bendolib._kernel_abi import (
+    MAX_TILES,
+    MAX_TILES_HUGE,
+    MAX_TILES_VAST,
+    MAX_TILES_WIDE,
+    load_build,
+    load_kernel,
+)
 from bendolib._kernel_input import spec_tuple
 from bendolib._memo import remember
 from bendolib._placing import (
@@ -102,43 +109,61 @@ def new_game(rules: RuleSet | str, players: int = 2, seed: int | None = None) ->
         )
     if _deal_first is not None:
         spec = _deal_spec(rules, players)
-        if spec is not None:
-            dealt = _deal_first(spec, rules, players, seed, _EMPTY)
+        if spec is not None:  # (dealt by the build that compiled it: _LATEST_DEAL's)
+            dealt = _LATEST_DEAL[3].deal(spec, rules, players, seed, _EMPTY)
             if dealt is not None:
-                return dealt
+                return cast(GameState, dealt)
     zero = (0,) * players
     return _deal(rules, players, seed, 1, zero, ())
 
 
 #: Compiled rule sets for :func:`new_game`'s compiled deal, by (id of the rule set,
-#: players): the rule set (so that its id stays unique while kept) and the spec, or None.
-_DEAL_SPECS: dict[tuple[int, int], tuple[RuleSet, object | None]] = {}
-#: The latest of them (rules, players, spec): a loop dealing one rule set skips the lookup.
-_LATEST_DEAL: list[object] = [None, 0, None]
+#: players): the rule set (so that its id stays unique while kept), the spec, or None, and
+#: the build of the kernel that compiled it.
+_DEAL_SPECS: dict[tuple[int, int], tuple[RuleSet, object | None, Any]] = {}
+#: The latest of them (rules, players, spec, build): a loop dealing one rule set skips the
+#: lookup.
+_LATEST_DEAL: list[Any] = [None, 0, None, None]
+
+
+def _deal_kernel(tiles: int) -> Any:
+    """The build of the kernel that deals a tile set of ``tiles`` tiles, or None."""
+    if tiles <= MAX_TILES:
+        return _step_kernel
+    return next((kernel for most, kernel in _DEAL_LARGER if tiles <= most), None)
 
 
 def _deal_spec(rules: RuleSet, players: int) -> object | None:
-    """The kernel's compiled ``rules`` for ``players`` (None: the Python engine deals)."""
+    """
+    The kernel's compiled ``rules`` for ``players`` (None: the Python engine deals); the
+    build that compiled it (``_LATEST_DEAL[3]``) deals it, and :func:`new_game`'s
+    ``_deal_quick`` becomes that build's.
+    """
+    global _deal_quick
     latest = _LATEST_DEAL
     if latest[0] is rules and latest[1] == players:
-        return latest[2]
+        return cast("object | None", latest[2])
     key = (id(rules), players)
     found = _DEAL_SPECS.get(key)
     if found is None or found[0] is not rules:
         spec = None
+        kernel = None
         if _step_kernel is not None and type(rules.geometry) is not TriangleGeometry:
+            kernel = _deal_kernel(len(rules.tileset))
             try:
-                spec = _step_kernel.compile(spec_tuple(rules, players))
+                spec = kernel.compile(spec_tuple(rules, players)) if kernel is not None else None
             except Exception:  # any refusal: the Python engine deals (and raises)
                 spec = None
         if len(_DEAL_SPECS) >= 256:
             _DEAL_SPECS.clear()
-        found = (rules, spec)
+        found = (rules, spec, kernel if spec is not None else None)
         _DEAL_SPECS[key] = found
-    latest[:] = [rules, players, found[1]]
-    if _step_kernel is not None and found[1] is not None:
+    latest[:] = [rules, players, found[1], found[2]]
+    if found[2] is not None:
         # (called after new_game's checks of rules and players; a spec: 1 to 8 players)
-        _step_kernel.deal_set(rules, players, found[1], _EMPTY)
+        found[2].deal_set(rules, players, found[1], _EMPTY)
+        if _deal_quick is not None:
+            _deal_quick = found[2].deal_quick
     return found[1]
 
 
@@ -278,8 +303,11 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     global _last_listed
     if _step_legal is not None:
         listed = _step_legal(state)
-        if listed is None and _step_legal_wide is not None:
-            listed = _step_legal_wide(state)
+        if listed is None:
+            for larger in _step_legal_larger:
+                listed = larger(state)
+                if listed is not None:
+                    break
         if listed is not None:
             _last_listed = (state, listed)
             return listed
@@ -367,8 +395,11 @@ def apply(state: GameState, move: Move) -> GameState:
     listed_for, moves = _last_listed
     if _step_apply is not None:
         after = _step_apply(state, move, listed_for, moves)
-        if after is None and _step_apply_wide is not None:
-            after = _step_apply_wide(state, move, listed_for, moves)
+        if after is None:
+            for larger_apply in _step_apply_larger:
+                after = larger_apply(state, move, listed_for, moves)
+                if after is not None:
+                    break
         if after is not None:
             return after
     if type(move) is Place:
@@ -947,7 +978,8 @@ def _why_place_illegal(state: GameState, move: Place, hand: int) -> str:
 def _load_step_kernel(build: str = "_kernel") -> ModuleType | None:
     """
     The compiled kernel's step functions (of the build ``build``: ``"_kernel_wide"``
-    plays the tile sets of more than 64 tiles), set up with this engine's classes, memo
+    plays the tile sets of 65 to 128 tiles, ``"_kernel_huge"`` 129 to 256 and
+    ``"_kernel_vast"`` 257 to 1,024, the chain games only), set up with this engine's classes, memo
     tables and helpers; None when the kernel (or that build) is not built or
     ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine (see :mod:`bendolib.playouts`).
     """
@@ -1047,3 +1079,28 @@ _step_kernel_wide = _load_step_kernel("_kernel_wide") if _step_kernel is not Non
 if _step_kernel_wide is not None:
     _step_legal_wide = _step_kernel_wide.step_legal
     _step_apply_wide = _step_kernel_wide.step_apply
+#: The step functions of the builds for more than 64 tiles, tried in turn when the 64-bit
+#: build's give None: the wide build's, then those of the huge (129 to 256 tiles) and vast
+#: (257 to 1,024) builds, each of which declines the sets the smaller builds take.
+_step_legal_larger: tuple[Callable[[GameState], tuple[Move, ...] | None], ...] = ()
+_step_apply_larger: tuple[
+    Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None], ...
+] = ()
+_DEAL_LARGER: tuple[tuple[int, Any], ...] = ()
+if _step_kernel_wide is not None:
+    _larger = (
+        _step_kernel_wide,
+        _load_step_kernel("_kernel_huge"),
+        _load_step_kernel("_kernel_vast"),
+    )
+    _step_legal_larger = tuple(kernel.step_legal for kernel in _larger if kernel is not None)
+    _step_apply_larger = tuple(kernel.step_apply for kernel in _larger if kernel is not None)
+    #: The builds that deal new_game's first round beyond 64 tiles, by the most tiles each
+    #: takes (issue 24, point 3, for the larger sets).
+    _DEAL_LARGER = tuple(
+        (most, kernel)
+        for most, kernel in zip(
+            (MAX_TILES_WIDE, MAX_TILES_HUGE, MAX_TILES_VAST), _larger, strict=True
+        )
+        if kernel is not None
+    )

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from bendolib._kernel_abi import (
     MAX_TILES,
+    MAX_TILES_HUGE,
+    MAX_TILES_VAST,
     MAX_TILES_WIDE,
     NotForKernelError,
     load_build,
@@ -57,9 +59,19 @@ if _MISSING.startswith("BENDOLIB_PURE_PYTHON"):
 #: The wide build (``bendolib._kernel_wide``, 128-bit masks): the rule sets whose tile set
 #: is larger than ``bendolib._kernel`` takes (65 to 128 tiles, such as double-12); the
 #: huge build (``bendolib._kernel_huge``, 256-bit masks, playouts only): 129 to 256 tiles
-#: (double-15 to double-21).
+#: (double-15 to double-21); the vast build (``bendolib._kernel_vast``, 1,024-bit masks,
+#: playouts only): 257 to 1,024 tiles (double-22 to double-43).
 _kernel_wide = load_build("_kernel_wide") if _kernel is not None else None
 _kernel_huge = load_build("_kernel_huge") if _kernel is not None else None
+_kernel_vast = load_build("_kernel_vast") if _kernel is not None else None
+
+#: The builds beyond ``bendolib._kernel``, by the most tiles each takes (the smallest that
+#: takes a tile set plays it).
+_BUILDS = (
+    (MAX_TILES_WIDE, "_kernel_wide", _kernel_wide),
+    (MAX_TILES_HUGE, "_kernel_huge", _kernel_huge),
+    (MAX_TILES_VAST, "_kernel_vast", _kernel_vast),
+)
 
 #: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
 KERNEL = _kernel is not None
@@ -88,8 +100,8 @@ def _compiled(rules: RuleSet, players: int) -> tuple[Any, str]:
 def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
     """
     :func:`_compiled`, and the build of the kernel the spec is for: ``_kernel``,
-    ``_kernel_wide`` for a tile set of 65 to 128 tiles, ``_kernel_huge`` for 129 to 256
-    (None without a spec).
+    ``_kernel_wide`` for a tile set of 65 to 128 tiles, ``_kernel_huge`` for 129 to 256,
+    ``_kernel_vast`` for 257 to 1,024 (None without a spec).
     """
     latest = _LATEST
     if latest[0] is rules and latest[1] == players:
@@ -107,14 +119,13 @@ def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
                 description = spec_tuple(rules, players)
                 tiles = len(rules.tileset)
                 if tiles > MAX_TILES:
-                    wide = tiles <= MAX_TILES_WIDE
-                    kernel = _kernel_wide if wide else _kernel_huge
+                    index = next(i for i, (most, _, _) in enumerate(_BUILDS) if tiles <= most)
+                    _, build, kernel = _BUILDS[index]
+                    below = _BUILDS[index - 1][0] if index else MAX_TILES
                     if kernel is None:
-                        build = "_kernel_wide" if wide else "_kernel_huge"
                         raise NotForKernelError(
                             f"{rules.tileset.name} has {tiles} tiles, more than "
-                            f"{MAX_TILES if wide else MAX_TILES_WIDE}, and "
-                            f"{missing_build_reason(build)}"
+                            f"{below}, and {missing_build_reason(build)}"
                         )
                 spec = kernel.compile(description)
             except NotForKernelError as exc:
@@ -266,11 +277,12 @@ def _in_build(
     """
     The playouts in ``build`` (the kernel that compiled ``spec``), from the state's slots
     read in C (issue 24, point 3: no state tuple built in Python), else (a triangle game,
-    a state the slot reader leaves, the huge build, which has none) from its flat tuple;
+    a state the slot reader leaves, the huge and vast builds, which have none) from its
+    flat tuple;
     raises what the kernel leaves to the engine.
     """
     got: Any = NotImplemented
-    if build is not _kernel_huge:
+    if build is not _kernel_huge and build is not _kernel_vast:
         got = build.play(spec, state, count, code, seed, match, record, firsts, Outcome)
     if got is NotImplemented:
         flat = _flat(state)

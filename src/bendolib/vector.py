@@ -86,7 +86,8 @@ def unsupported_reason(rules: RuleSet, players: int) -> str | None:
         return f"batched games play the chain rule sets; this one lays triangles on a {geometry}"
     spec, reason, kernel = _compiled_in(rules, players)
     if spec is not None and not hasattr(kernel, "batch_new"):
-        return "batched games take at most 128 tiles (this set plays in bendolib._kernel_huge)"
+        # (the huge and vast builds, beyond 128 tiles, have the playouts only)
+        return f"batched games take at most 128 tiles (this set plays in {kernel.__name__})"
     return None if spec is not None else reason
 
 

@@ -111,16 +111,16 @@ static int read_spec(PyObject *t, Spec *sp) {
         sp->points[i] = (int32_t)points;
         sp->turn[2 * i] = (uint8_t)ta;
         sp->turn[2 * i + 1] = (uint8_t)tb;
-        sp->face[a + FACE0] |= (mask_t)1 << i;
-        sp->face[b + FACE0] |= (mask_t)1 << i;
+        sp->face[a + FACE0] |= BIT(i);
+        sp->face[b + FACE0] |= BIT(i);
         if (a == b)
-            sp->doubles |= (mask_t)1 << i;
+            sp->doubles |= BIT(i);
     }
     sp->full = sp->n == MAXT ? ~(mask_t)0 : (((mask_t)1 << sp->n) - 1);
     for (int i = 0; i < sp->n; i++) {
         for (int j = 0; j < sp->n; j++)
             if (sp->a[i] == sp->a[j] && sp->b[i] == sp->b[j])
-                sp->twins[i] |= (mask_t)1 << j;
+                sp->twins[i] |= BIT(j);
         if (sp->twins[i] != ((mask_t)1 << i))
             sp->has_twins = 1;
     }
@@ -132,7 +132,7 @@ static int read_spec(PyObject *t, Spec *sp) {
             int turn = turn_from(sp, i, face);
             for (int free = 1; free < 4; free++)
                 if (turn & free)
-                    sp->fit[f][free] |= (mask_t)1 << i;
+                    sp->fit[f][free] |= BIT(i);
         }
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(wild); k++) {
         long long face;

@@ -279,6 +279,14 @@ static int place_on_board(const Spec *sp, KState *st, int e, int turn, int shows
     uint16_t target;
     int corner, exit;
     step(&st->ends[e], turn, &target, &corner, &exit);
+#if MAXT > 128
+    /* a cell packs q and r in a byte each: a chain of more tiles could leave -128..127
+     * and wrap; refused two cells before (the cells looked at beyond an end, up to two
+     * steps, stay in range), the playout left to the Python engine */
+    if ((uint8_t)(target >> 8) < 2 || (uint8_t)(target >> 8) > 253 || (uint8_t)target < 2 ||
+        (uint8_t)target > 253)
+        return E_UNSUPPORTED;
+#endif
     if (occupy(st, target, corner))
         return E_UNSUPPORTED;
     st->ends[e].value = (int8_t)shows;

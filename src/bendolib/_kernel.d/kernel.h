@@ -14,19 +14,28 @@
 #include <intrin.h>
 #endif
 
-/* Three builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
+/* Four builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
  * is one 64-bit word); compiled with BENDOLIB_WIDE by _kernel_wide.c,
  * bendolib._kernel_wide (at most 128 tiles: double-12's 91, a mask is an unsigned
  * __int128, which gcc and clang give every 64-bit target); and, the playout parts only,
- * compiled as C++ with BENDOLIB_HUGE by _kernel_huge.cc, bendolib._kernel_huge (at most
- * 256 tiles: double-15's 136 to double-21's 253, a mask is mask256.h's four words).
+ * compiled as C++ with BENDOLIB_HUGE, a mask being mask_words.h's Mask of MASK_WORDS
+ * 64-bit words: by _kernel_huge.cc, bendolib._kernel_huge (4 words, at most 256 tiles:
+ * double-15's 136 to double-21's 253), and by _kernel_vast.cc, bendolib._kernel_vast (16
+ * words, at most 1,024 tiles: double-22's 276 to double-43's 990, the library's limit).
  * Every part writes masks with mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, and
  * tile indices with tile_t, so that the builds share them. */
-#if defined(BENDOLIB_HUGE) /* _kernel_huge.cc, C++: mask_t is mask256.h's, after the bits */
-#define MAXT 256       /* tiles in the set */
-#define MAXOCC 640     /* occupied cells */
-typedef uint8_t tile_t; /* a tile index (0 .. 255) */
-#define KNAME(x) "bendolib._kernel_huge" x
+#if defined(BENDOLIB_HUGE) /* C++: mask_t is mask_words.h's Mask, after the bits */
+#if !defined(MASK_WORDS) || !defined(KBUILD)
+#error "a C++ build names its mask's words (MASK_WORDS) and its module (KBUILD)"
+#endif
+#define MAXT (64 * MASK_WORDS)   /* tiles in the set */
+#define MAXOCC (10 * MAXT / 4)   /* occupied cells */
+#if MAXT <= 256
+typedef uint8_t tile_t;          /* a tile index (0 .. 255) */
+#else
+typedef uint16_t tile_t;         /* a tile index (0 .. MAXT - 1) */
+#endif
+#define KNAME(x) "bendolib." KBUILD x
 #elif defined(BENDOLIB_WIDE)
 #ifndef __SIZEOF_INT128__
 #error "the wide kernel needs unsigned __int128 (gcc or clang on a 64-bit target)"
@@ -63,7 +72,11 @@ typedef uint8_t occ_index_t;
  * a stale build (an editable install after a pull) is ignored rather than half used. */
 #define KERNEL_ABI 4
 #define MAXSTEPS 200000 /* moves of one playout (a match of many rounds included) */
+#if MAXT > 256
+#define RADIUS 120     /* spiral cells known to the importer: chains of up to 1,024 tiles */
+#else
 #define RADIUS 48      /* spiral cells known to the importer */
+#endif
 
 /* turning senses and kinds of move, as in bendolib.tiles and bendolib.moves */
 #define STRAIGHT 0
@@ -117,7 +130,25 @@ static inline int lowest_word(uint64_t x) { /* index of the lowest set bit; x !=
 }
 
 #if defined(BENDOLIB_HUGE)
-#include "mask256.h"
+#include "mask_words.h"
+typedef Mask<MASK_WORDS> mask_t;
+/* BIT(i), HAS_BIT(m, i) and CLEAR_LOWEST(m): a word each rather than every word (the vast
+ * build's sixteen); the integer builds' are the expressions they stand for */
+static inline mask_t mask_bit(int i) {
+    mask_t r = 0;
+    r.w[i >> 6] = (uint64_t)1 << (i & 63);
+    return r;
+}
+static inline void clear_lowest(mask_t &m) {
+    for (int i = 0; i < MASK_WORDS; i++)
+        if (m.w[i]) {
+            m.w[i] &= m.w[i] - 1;
+            return;
+        }
+}
+#define BIT(i) mask_bit(i)
+#define HAS_BIT(m, i) ((int)(((m).w[(i) >> 6] >> ((i) & 63)) & 1))
+#define CLEAR_LOWEST(m) clear_lowest(m)
 #elif defined(BENDOLIB_WIDE)
 static inline int popcount_mask(mask_t x) {
     return popcount_word((uint64_t)x) + popcount_word((uint64_t)(x >> 64));
@@ -132,6 +163,11 @@ static inline int lowest_bit(mask_t x) { /* index of the lowest set bit; x != 0 
 #define lowest_bit lowest_word
 #endif
 #define popcount64 popcount_mask /* its name before the wide build: a mask's popcount */
+#if !defined(BENDOLIB_HUGE)
+#define BIT(i) ((mask_t)1 << (i))          /* the mask of tile i */
+#define HAS_BIT(m, i) (((m) >> (i)) & 1)   /* whether mask m holds tile i */
+#define CLEAR_LOWEST(m) ((m) &= (m) - 1)   /* m without its lowest tile */
+#endif
 
 /* -- rules (a compiled RuleSet for one player count) --------------------------- */
 

@@ -47,7 +47,7 @@ static inline void push_turns(const Spec *sp, const KState *st, List *list, int 
 /* every placement of a tile of `mask`, in the engine's order (bendolib._placing) */
 static void list_places(const Spec *sp, const KState *st, mask_t mask, List *list) {
     if (st->nplaced == 0) {
-        for (mask_t m = mask; m; m &= m - 1)
+        for (mask_t m = mask; m; CLEAR_LOWEST(m))
             push_opening(sp, list, lowest_bit(m));
         return;
     }
@@ -61,19 +61,19 @@ static void list_places(const Spec *sp, const KState *st, mask_t mask, List *lis
             int value = st->ends[e].value;
             mask_t left = mask & reach->at[e][0], right = mask & reach->at[e][1];
             if (!sp->bends) {
-                for (mask_t m = left; m; m &= m - 1) {
+                for (mask_t m = left; m; CLEAR_LOWEST(m)) {
                     int t = lowest_bit(m);
                     int shows = (sp->a[t] == value) ? sp->b[t] : sp->a[t];
                     push(list, K_PLACE, e, t, value, shows, STRAIGHT);
                 }
                 continue;
             }
-            for (mask_t m = left | right; m; m &= m - 1) {
+            for (mask_t m = left | right; m; CLEAR_LOWEST(m)) {
                 int t = lowest_bit(m);
                 int shows = sp->a[t] != value ? sp->a[t] : sp->b[t];
-                if ((left >> t) & 1)
+                if (HAS_BIT(left, t))
                     push(list, K_PLACE, e, t, value, shows, LEFT);
-                if ((right >> t) & 1)
+                if (HAS_BIT(right, t))
                     push(list, K_PLACE, e, t, value, shows, RIGHT);
             }
         }
@@ -85,7 +85,7 @@ static void list_places(const Spec *sp, const KState *st, mask_t mask, List *lis
         if (!free)
             continue;
         /* wild faces: the general listing */
-        for (mask_t m = mask & (sp->face[value + FACE0] | sp->wild_mask); m; m &= m - 1) {
+        for (mask_t m = mask & (sp->face[value + FACE0] | sp->wild_mask); m; CLEAR_LOWEST(m)) {
             int t = lowest_bit(m);
             int faces[2] = {sp->a[t], sp->b[t]};
             int nf = (sp->a[t] == sp->b[t]) ? 1 : 2;
@@ -127,7 +127,7 @@ static mask_t fitting(const Spec *sp, const KState *st, mask_t mask) {
     List list = {buffer, 0, 0};
     list_places(sp, st, mask, &list);
     for (int k = 0; k < list.count; k++)
-        found |= (mask_t)1 << buffer[k].tile;
+        found |= BIT(buffer[k].tile);
     return found;
 }
 
@@ -187,7 +187,7 @@ static inline int tile_count(mask_t m, int hw) {
     if (hw)
         return popcount64(m);
     int n = 0;
-    for (; m; m &= m - 1)
+    for (; m; CLEAR_LOWEST(m))
         n++;
     return n;
 }
@@ -226,7 +226,7 @@ static inline int draw_below(Rng *rng, uint64_t bound) {
 /* the index of the k-th set bit of m (k < popcount(m)) */
 static inline int nth_bit(mask_t m, int k) {
     for (; k > 0; k--)
-        m &= m - 1;
+        CLEAR_LOWEST(m);
     return lowest_bit(m);
 }
 
@@ -297,15 +297,15 @@ static inline void random_move_body(const Spec *sp, const KState *st, Rng *rng, 
         turn = STRAIGHT;
     } else {
         /* the tiles in ascending order, each turning left, then right */
-        for (mask_t m = left[e] | right[e];; m &= m - 1) {
+        for (mask_t m = left[e] | right[e];; CLEAR_LOWEST(m)) {
             t = lowest_bit(m);
-            if ((left[e] >> t) & 1) {
+            if (HAS_BIT(left[e], t)) {
                 if (!k--) {
                     turn = LEFT;
                     break;
                 }
             }
-            if ((right[e] >> t) & 1) {
+            if (HAS_BIT(right[e], t)) {
                 if (!k--) {
                     turn = RIGHT;
                     break;

@@ -1,62 +1,7 @@
 /*
- * bendolib._kernel, the module: step_apply's entry point, the deals (deal_hands,
- * deal_deck), the method table and the module's init (with its ABI version).
+ * bendolib._kernel, the module: the deals (deal_hands, deal_deck), the method table
+ * and the module's init (with its ABI version).
  */
-
-/* step_apply(state, move, listed_for, moves): engine.apply for a move that
- * legal_moves(state) has just listed (``moves``), or None */
-
-static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "step_apply takes 4 arguments");
-        return NULL;
-    }
-    int mine;
-    PyObject *tri = tri_step_apply(args, &mine);
-    if (mine)
-        return tri;
-    PyObject *state = args[0], *move = args[1], *moves = args[3];
-    if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
-        Py_RETURN_NONE;
-    View v;
-    int r = view_state(state, &v, Py_TYPE(move) == L_place.type);
-    if (r) {
-        Py_XDECREF(v.owner);
-        if (r < 0)
-            return NULL;
-        Py_RETURN_NONE;
-    }
-    PyObject *out = NULL;
-    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
-        goto done;
-    Py_ssize_t n = PyTuple_GET_SIZE(moves);
-    if (Py_TYPE(move) == L_place.type) {
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (PyTuple_GET_ITEM(moves, i) == move) {
-                out = place(&v, state, move);
-                break;
-            }
-    } else if ((move == s_draw || move == s_pass) && PyTuple_GET_ITEM(moves, n - 1) == move && v.ri->place_ok) {
-        int could_place = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(moves, 0)) != s_draw_type;
-        if (move == s_draw) {
-            out = draw(&v, state, could_place);
-        } else {
-            PyObject *log = log_cell(state, move);
-            if (log) {
-                mask_t drawn = v.drawn;
-                long dcount;
-                if (!as_long(FIELD(state, L_state, S_DCOUNT), &dcount))
-                    out = step_end_turn(&v, state, FIELD(state, L_state, S_HANDS), v.stock_pos, drawn, dcount, log);
-                Py_DECREF(log);
-            }
-        }
-    }
-done:
-    Py_XDECREF(v.owner);
-    if (!out && !PyErr_Occurred())
-        Py_RETURN_NONE;
-    return out;
-}
 
 /* deal_hands(deck, players, size): the hand masks of the first players * size tiles,
  * size each (None for a tile index past 63, or a deck shorter than the hands) */
@@ -136,6 +81,7 @@ static PyMethodDef methods[] = {
      "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},
     BATCH_METHODS
     STATE_OBJ_METHODS
+    DEAL_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,7 +8,7 @@
 
 static int64_t hand_points(const Spec *sp, mask_t hand) {
     int64_t total = 0;
-    for (; hand; hand &= hand - 1)
+    for (; hand; CLEAR_LOWEST(hand))
         total += sp->points[lowest_bit(hand)];
     return total;
 }
@@ -284,7 +284,7 @@ static int finish_round(const Spec *sp, KState *st, int blocked) {
 /* the highest number tile of mask (most points, then the higher top face), or -1 */
 static int highest(const Spec *sp, mask_t mask) {
     int best = -1, best_points = -1, best_top = -1;
-    for (; mask; mask &= mask - 1) {
+    for (; mask; CLEAR_LOWEST(mask)) {
         int t = lowest_bit(mask);
         if (sp->a[t] < 0)
             continue;
@@ -300,7 +300,7 @@ static int highest(const Spec *sp, mask_t mask) {
 
 static int holder(const Spec *sp, const KState *st, int tile) {
     for (int s = 0; s < sp->players; s++)
-        if ((st->hands[s] >> tile) & 1)
+        if (HAS_BIT(st->hands[s], tile))
             return s;
     return -1;
 }
@@ -374,7 +374,7 @@ static int deal_round(const Spec *sp, KState *st, int64_t round_number) {
         for (int s = 0; s < sp->players; s++) {
             st->hands[s] = 0;
             for (int k = 0; k < sp->hand_size; k++)
-                st->hands[s] |= (mask_t)1 << st->deck[pos++];
+                st->hands[s] |= BIT(st->deck[pos++]);
         }
         int player, opening;
         if (choose_start(sp, st, &player, &opening))
@@ -469,7 +469,7 @@ static void apply_effects(const Spec *sp, KState *st, int tile) {
         if (found < 0 || !sp->draws)
             continue;
         for (int i = 0; i < sp->effect_count[k] && st->stock_pos < st->ndeck; i++)
-            st->hands[found] |= (mask_t)1 << st->deck[st->stock_pos++];
+            st->hands[found] |= BIT(st->deck[st->stock_pos++]);
     }
 }
 
@@ -504,7 +504,7 @@ static int do_place(const Spec *sp, KState *st, const KMove *m) {
     }
     if (err)
         return err;
-    mask_t hand = st->hands[player] &= ~((mask_t)1 << m->tile);
+    mask_t hand = st->hands[player] &= ~BIT(m->tile);
     st->opening = -1;
     st->last_placer = player;
     st->drawn = 0;
@@ -551,7 +551,7 @@ static int do_draw(const Spec *sp, KState *st) {
     mask_t before = st->hands[player], mask = 0;
     int taken = 0;
     while (taken < limit && st->stock_pos < st->ndeck) {
-        mask |= (mask_t)1 << st->deck[st->stock_pos++];
+        mask |= BIT(st->deck[st->stock_pos++]);
         taken++;
     }
     int could_place = sp->draw_and_pass && !st->drawn && fits(sp, st, before);
@@ -568,7 +568,7 @@ static int do_draw(const Spec *sp, KState *st) {
             /* nothing off the board fits anywhere: one tile a turn drains the stock */
             mask_t off = all_hands(sp, st);
             for (int i = st->stock_pos; i < st->ndeck; i++)
-                off |= (mask_t)1 << st->deck[i];
+                off |= BIT(st->deck[i]);
             keep = fits(sp, st, off);
         }
     }
@@ -637,7 +637,7 @@ static int greedy(const Spec *sp, const KState *st, const List *list, int *err) 
         const KMove *m = &list->moves[k];
         if (m->kind != K_PLACE || sp->points[m->tile] != points)
             continue;
-        mask_t rest = hand & ~((mask_t)1 << m->tile);
+        mask_t rest = hand & ~BIT(m->tile);
         int options = 0;
         if (rest) {
             KState after;

@@ -55,8 +55,9 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
      * call allocates what it uses (issue 24; no change in instructions counted, the
      * allocator reused the block) */
     Py_ssize_t chunk = count < CHUNK ? (count ? count : 1) : CHUNK;
-    /* a call of a few playouts (a search's rollout) uses the stack: no allocation */
-    enum { FEW = 4 };
+    /* a call of a few playouts (a search's rollout) uses the stack: no allocation (one in
+     * the vast build, whose state is 12.6 KB: a thread's stack may be small, musl's) */
+    enum { FEW = MAXT > 256 ? 1 : 4 };
     KState few_finals[FEW];
     int few_moves[FEW];
     size_t few_starts[FEW];

@@ -1,7 +1,7 @@
 /*
  * bendolib._kernel, the step API's apply on the engine's Python values: placing on the
  * straight and bend geometries, new states, the end of a turn and of a round (finish),
- * and the place and draw moves.
+ * the place and draw moves, and the module's step_apply.
  */
 
 /* -- the geometries' place -- */
@@ -154,7 +154,8 @@ static PyObject *bend_place(PyObject *board, Py_ssize_t end, PyObject *move) {
     if (!step)
         return NULL;
     PyObject *ends = NULL, *occupancy = NULL, *bit = NULL, *one = NULL;
-    long target, at, beyond, left_hits, right_hits, used, exit_slot;
+    PyObject *fresh, *tile, *id, *kind, *eo, *key, *placement; /* (no goto past an initialisation) */
+    long target, at, beyond, left_hits, right_hits, used, exit_slot, free_;
     if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 10 ||
         as_long(PyTuple_GET_ITEM(step, 0), &target) || as_long(PyTuple_GET_ITEM(step, 1), &at) ||
         as_long(PyTuple_GET_ITEM(step, 4), &exit_slot) || as_long(PyTuple_GET_ITEM(step, 5), &beyond) ||
@@ -165,7 +166,7 @@ static PyObject *bend_place(PyObject *board, Py_ssize_t end, PyObject *move) {
     occupancy = bit ? PyNumber_Or(FIELD(board, L_board, B_OCC), bit) : NULL;
     if (!occupancy || six_bits(occupancy, beyond, &used))
         goto fail;
-    long free_ = ((used & left_hits) ? 0 : s_left) | ((used & right_hits) ? 0 : s_right);
+    free_ = ((used & left_hits) ? 0 : s_left) | ((used & right_hits) ? 0 : s_right);
     if (!(ends = PyTuple_New(n)))
         goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -173,9 +174,9 @@ static PyObject *bend_place(PyObject *board, Py_ssize_t end, PyObject *move) {
         Py_INCREF(item);
         PyTuple_SET_ITEM(ends, i, item);
     }
-    PyObject *fresh = memo_end(FIELD(move, L_place, P_SHOWS), free_, PyTuple_GET_ITEM(step, 0),
-                               PyTuple_GET_ITEM(step, 3), exit_slot, PyTuple_GET_ITEM(step, 6),
-                               PyTuple_GET_ITEM(step, 7));
+    fresh = memo_end(FIELD(move, L_place, P_SHOWS), free_, PyTuple_GET_ITEM(step, 0),
+                     PyTuple_GET_ITEM(step, 3), exit_slot, PyTuple_GET_ITEM(step, 6),
+                     PyTuple_GET_ITEM(step, 7));
     if (!fresh)
         goto fail;
     Py_DECREF(PyTuple_GET_ITEM(ends, end));
@@ -218,19 +219,17 @@ static PyObject *bend_place(PyObject *board, Py_ssize_t end, PyObject *move) {
         PyTuple_SET_ITEM(ends, i, changed);
         Py_DECREF(other);
     }
-    PyObject *tile = FIELD(move, L_place, P_TILE);
-    PyObject *id = PyLong_FromVoidPtr(tile);
-    PyObject *kind = id ? PyLong_FromLong(2 * slot + (turn == s_right)) : NULL;
-    PyObject *eo = FIELD(move, L_place, P_END);
-    PyObject *key = kind ? PyTuple_Pack(5, id, FIELD(move, L_place, P_INWARD), FIELD(move, L_place, P_SHOWS),
-                                        kind, eo)
-                         : NULL;
+    tile = FIELD(move, L_place, P_TILE);
+    id = PyLong_FromVoidPtr(tile);
+    kind = id ? PyLong_FromLong(2 * slot + (turn == s_right)) : NULL;
+    eo = FIELD(move, L_place, P_END);
+    key = kind ? PyTuple_Pack(5, id, FIELD(move, L_place, P_INWARD), FIELD(move, L_place, P_SHOWS), kind, eo)
+               : NULL;
     Py_XDECREF(id);
     Py_XDECREF(kind);
-    PyObject *placement = key ? placement_of(s_bend_placements, key, tile, FIELD(move, L_place, P_INWARD),
-                                             FIELD(move, L_place, P_SHOWS), turn_obj,
-                                             PyTuple_GET_ITEM(step, 2), eo)
-                              : NULL;
+    placement = key ? placement_of(s_bend_placements, key, tile, FIELD(move, L_place, P_INWARD),
+                                   FIELD(move, L_place, P_SHOWS), turn_obj, PyTuple_GET_ITEM(step, 2), eo)
+                    : NULL;
     Py_XDECREF(key);
     if (!placement)
         goto fail;
@@ -361,7 +360,11 @@ static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
     PyObject *context = FIELD(state, L_state, S_CONTEXT);
     PyObject *hands = FIELD(state, L_state, S_HANDS);
     PyObject *blocked_obj = blocked ? Py_True : Py_False;
-    long players;
+    /* (declared here, set below: no goto past an initialisation) */
+    PyObject *sides, *hand_points, *outcome, *score, *points, *winners, *scores, *result, *results, *out;
+    PyObject *new_context, *outcome_values[6], *old_scores, *result_values[6], *phase, *match_winner;
+    long players, winner;
+    Py_ssize_t nsides;
     if (as_long(FIELD(context, L_context, C_PLAYERS), &players) || players < 1 || players > MAXP ||
         !PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != players)
         goto python;
@@ -370,10 +373,9 @@ static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
         if (!ri->sides[players])
             return NULL;
     }
-    PyObject *sides = ri->sides[players];
-    PyObject *hand_points = PyTuple_New(players), *outcome = NULL, *score = NULL, *points = NULL;
-    PyObject *winners = NULL, *scores = NULL, *result = NULL, *results = NULL, *out = NULL;
-    PyObject *new_context = NULL;
+    sides = ri->sides[players];
+    hand_points = PyTuple_New(players);
+    outcome = score = points = winners = scores = result = results = out = new_context = NULL;
     if (!hand_points)
         return NULL;
     for (long p = 0; p < players; p++) {
@@ -390,15 +392,19 @@ static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
             goto fail;
         PyTuple_SET_ITEM(hand_points, p, x);
     }
-    PyObject *outcome_values[6] = {sides, hand_points, FIELD(context, L_context, C_OUT), blocked_obj,
-                                   FIELD(state, L_state, S_LAST), FIELD(context, L_context, C_PLAYPOINTS)};
+    outcome_values[0] = sides;
+    outcome_values[1] = hand_points;
+    outcome_values[2] = FIELD(context, L_context, C_OUT);
+    outcome_values[3] = blocked_obj;
+    outcome_values[4] = FIELD(state, L_state, S_LAST);
+    outcome_values[5] = FIELD(context, L_context, C_PLAYPOINTS);
     if (!(outcome = make(&L_outcome, outcome_values)))
         goto fail;
     if (!(score = PyObject_CallMethod(ri->scoring, "score", "O", outcome)))
         goto fail;
     if (!(points = PyObject_GetAttrString(score, "points")) || !(winners = PyObject_GetAttrString(score, "winners")))
         goto fail;
-    PyObject *old_scores = FIELD(context, L_context, C_SCORES);
+    old_scores = FIELD(context, L_context, C_SCORES);
     if (!PyTuple_CheckExact(points) || !PyTuple_CheckExact(old_scores) || PyTuple_GET_SIZE(points) != players ||
         PyTuple_GET_SIZE(old_scores) != players)
         goto python_cleanup;
@@ -416,15 +422,19 @@ static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
             goto fail;
         PyTuple_SET_ITEM(scores, p, x);
     }
-    PyObject *result_values[6] = {FIELD(context, L_context, C_ROUND), blocked_obj, FIELD(context, L_context, C_OUT),
-                                  hand_points, points, winners};
+    result_values[0] = FIELD(context, L_context, C_ROUND);
+    result_values[1] = blocked_obj;
+    result_values[2] = FIELD(context, L_context, C_OUT);
+    result_values[3] = hand_points;
+    result_values[4] = points;
+    result_values[5] = winners;
     if (!(result = make(&L_result, result_values)))
         goto fail;
     if (!(results = tuple_plus(FIELD(context, L_context, C_RESULTS), result)))
         goto python_cleanup;
     /* the match's winner: Match.winner over the side totals */
-    long winner = -1;
-    Py_ssize_t nsides = PyTuple_GET_SIZE(sides);
+    winner = -1;
+    nsides = PyTuple_GET_SIZE(sides);
     if (ri->match_plain && PyTuple_CheckExact(sides) && nsides <= MAXP) {
         long side_totals[MAXP], best = 0;
         for (Py_ssize_t i = 0; i < nsides; i++) {
@@ -454,7 +464,8 @@ static PyObject *finish(RulesInfo *ri, PyObject *state, int blocked) {
     PyObject *values[15];
     for (int i = 0; i < 15; i++)
         values[i] = FIELD(context, L_context, i);
-    PyObject *phase = PyLong_FromLong(winner >= 0 ? 2 : 1), *match_winner = PyLong_FromLong(winner);
+    phase = PyLong_FromLong(winner >= 0 ? 2 : 1);
+    match_winner = PyLong_FromLong(winner);
     if (phase && match_winner) {
         values[C_SCORES] = scores;
         values[C_RESULTS] = results;
@@ -567,7 +578,8 @@ static PyObject *place(View *v, PyObject *state, PyObject *move) {
         }
         goto done;
     }
-    int blocked = 0;
+    int blocked; /* (no goto past an initialisation) */
+    blocked = 0;
     if (!(v->stock_pos < PyTuple_GET_SIZE(v->deck) && ri->draws)) {
         mask_t all = 0;
         for (int i = 0; i < v->nhands; i++)
@@ -618,7 +630,8 @@ static PyObject *draw(View *v, PyObject *state, int could_place) {
         out = step_end_turn(v, state, hands, stock_pos, drawn, drawn_count, log);
         goto done;
     }
-    int keep = step_fits(v, v->board, hand & drawn);
+    int keep; /* (no goto past an initialisation) */
+    keep = step_fits(v, v->board, hand & drawn);
     if (keep < 0 || keep > 1)
         goto done;
     if (!keep && ri->until_fits && stock_pos < size) {
@@ -649,5 +662,61 @@ static PyObject *draw(View *v, PyObject *state, int could_place) {
 done:
     Py_XDECREF(hands);
     Py_XDECREF(log);
+    return out;
+}
+
+/* step_apply(state, move, listed_for, moves): engine.apply for a move that
+ * legal_moves(state) has just listed (``moves``), or None */
+
+static PyObject *k_step_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "step_apply takes 4 arguments");
+        return NULL;
+    }
+    int mine;
+    PyObject *tri = tri_step_apply(args, &mine);
+    if (mine)
+        return tri;
+    PyObject *state = args[0], *move = args[1], *moves = args[3];
+    if (args[2] != state || !PyTuple_CheckExact(moves) || !PyTuple_GET_SIZE(moves))
+        Py_RETURN_NONE;
+    View v;
+    int r = view_state(state, &v, Py_TYPE(move) == L_place.type);
+    if (r) {
+        Py_XDECREF(v.owner);
+        if (r < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *out = NULL;
+    if ((v.empty || v.opening >= 0) && Py_TYPE(move) != L_place.type)
+        goto done;
+    Py_ssize_t n; /* (no goto past an initialisation) */
+    n = PyTuple_GET_SIZE(moves);
+    if (Py_TYPE(move) == L_place.type) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (PyTuple_GET_ITEM(moves, i) == move) {
+                out = place(&v, state, move);
+                break;
+            }
+    } else if ((move == s_draw || move == s_pass) && PyTuple_GET_ITEM(moves, n - 1) == move && v.ri->place_ok) {
+        int could_place = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(moves, 0)) != s_draw_type;
+        if (move == s_draw) {
+            out = draw(&v, state, could_place);
+        } else {
+            PyObject *log = log_cell(state, move);
+            if (log) {
+                mask_t drawn = v.drawn;
+                long dcount;
+                if (!as_long(FIELD(state, L_state, S_DCOUNT), &dcount))
+                    out = step_end_turn(&v, state, FIELD(state, L_state, S_HANDS), v.stock_pos, drawn, dcount, log);
+                Py_DECREF(log);
+            }
+        }
+    }
+done:
+    Py_XDECREF(v.owner);
+    if (!out && !PyErr_Occurred())
+        Py_RETURN_NONE;
     return out;
 }

@@ -109,17 +109,16 @@ static inline int lowest_index(mask_t x) { return lowest_bit(x); }
 static PyObject *bend_at_one(RulesInfo *ri, PyObject *end, PyObject *eo, long value, long free_, int i) {
     PyObject *tile = PyTuple_GET_ITEM(ri->tiles, i);
     PyObject *a = PyObject_GetAttrString(tile, "a"), *b = a ? PyObject_GetAttrString(tile, "b") : NULL;
-    PyObject *out = NULL, *left = NULL, *right = NULL;
-    long av, turns;
+    PyObject *out = NULL, *left = NULL, *right = NULL, *shows, *made[2];
+    long av, turns, allowed;
+    int flipped, n = 0; /* (set below: no goto past an initialisation) */
     if (!b || as_long(a, &av))
         goto done;
-    int flipped = av != value;
+    flipped = av != value;
     if (as_long(PyTuple_GET_ITEM(ri->turn_table, 2 * i + flipped), &turns))
         goto done;
-    long allowed = free_ & turns;
-    PyObject *shows = flipped ? a : b;
-    PyObject *made[2];
-    int n = 0;
+    allowed = free_ & turns;
+    shows = flipped ? a : b;
     if (!(left = PyLong_FromLong(s_left)) || !(right = PyLong_FromLong(s_right)))
         goto done;
     if (allowed & s_left) {

@@ -202,6 +202,43 @@ static inline int as_mask(PyObject *v, uint64_t *out) {
     return 0;
 }
 
+#if defined(BENDOLIB_HUGE)
+/* The ints of the latest masks read (strong references) and their masks: a decision
+ * reads the same hands in legal_moves and apply, and a new state keeps every hand but
+ * the mover's, so most reads are found here; a mask written equal to one is that int
+ * (an int is immutable: the same value).  Converting 1,024 bits each way was most of the
+ * vast build's step time. */
+#define SEEN 16
+static PyObject *seen_obj[SEEN];
+static mask_t seen_mask[SEEN];
+static int seen_next;
+
+static inline int seen_read(PyObject *v, mask_t *out) {
+    for (int i = 0; i < SEEN; i++)
+        if (seen_obj[i] == v) {
+            *out = seen_mask[i];
+            return 1;
+        }
+    return 0;
+}
+
+static inline void seen_keep(PyObject *v, mask_t x) {
+    Py_INCREF(v);
+    Py_XSETREF(seen_obj[seen_next], v);
+    seen_mask[seen_next] = x;
+    seen_next = (seen_next + 1) % SEEN;
+}
+
+static inline PyObject *seen_int(const mask_t &x) {
+    for (int i = 0; i < SEEN; i++)
+        if (seen_obj[i] && seen_mask[i].w[0] == x.w[0] && seen_mask[i] == x) {
+            Py_INCREF(seen_obj[i]);
+            return seen_obj[i];
+        }
+    return NULL;
+}
+#endif
+
 #if MAXT > 64
 /* a non-negative int of at most MAXT bits (a mask of tiles); -1 (no error left) for
  * anything else */
@@ -219,6 +256,19 @@ static inline int as_tiles(PyObject *v, mask_t *out) {
         return -1;
     }
     unsigned char bytes[MAXT / 8];
+#if defined(BENDOLIB_HUGE) /* mask_words.h's words, from the bytes the int has */
+    if (seen_read(v, out))
+        return 0;
+    size_t bits = _PyLong_NumBits(v), used = (bits + 63) / 64 * 8;
+    if (bits > (size_t)MAXT || _PyLong_AsByteArray((PyLongObject *)v, bytes, used, 1, 0)) {
+        PyErr_Clear();
+        return -1;
+    }
+    mask_t x = 0;
+    for (int i = 0; i < (int)used; i++)
+        x.w[i / 8] |= (uint64_t)bytes[i] << (8 * (i % 8));
+    seen_keep(v, x);
+#else
     if (_PyLong_NumBits(v) > (size_t)MAXT ||
         _PyLong_AsByteArray((PyLongObject *)v, bytes, sizeof bytes, 1, 0)) {
         PyErr_Clear();
@@ -227,18 +277,33 @@ static inline int as_tiles(PyObject *v, mask_t *out) {
     mask_t x = 0;
     for (int i = (int)sizeof bytes - 1; i >= 0; i--)
         x = (x << 8) | bytes[i];
+#endif
     *out = x;
     return 0;
 }
 
 /* a mask of tiles as an int */
 static inline PyObject *tiles_obj(mask_t x) {
+    unsigned char bytes[MAXT / 8];
+#if defined(BENDOLIB_HUGE) /* the bytes of the words up to the highest in use */
+    int top = MASK_WORDS - 1;
+    while (top > 0 && !x.w[top])
+        top--;
+    if (!top)
+        return PyLong_FromUnsignedLongLong(x.w[0]);
+    PyObject *known = seen_int(x);
+    if (known)
+        return known;
+    for (int i = 0; i < 8 * (top + 1); i++)
+        bytes[i] = (unsigned char)(x.w[i / 8] >> (8 * (i % 8)));
+    return _PyLong_FromByteArray(bytes, 8 * (top + 1), 1, 0);
+#else
     if (!(uint64_t)(x >> 64))
         return PyLong_FromUnsignedLongLong((uint64_t)x);
-    unsigned char bytes[MAXT / 8];
     for (int i = 0; i < (int)sizeof bytes; i++)
         bytes[i] = (unsigned char)(x >> (8 * i));
     return _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
+#endif
 }
 #else
 #define as_tiles as_mask
@@ -305,7 +370,7 @@ static void ri_clear(RulesInfo *ri) {
 }
 
 static void ri_free(PyObject *capsule) {
-    RulesInfo *ri = PyCapsule_GetPointer(capsule, "bendolib._kernel.RulesInfo");
+    RulesInfo *ri = (RulesInfo *)PyCapsule_GetPointer(capsule, "bendolib._kernel.RulesInfo");
     if (ri) {
         ri_clear(ri);
         PyMem_Free(ri);
@@ -318,14 +383,14 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules);
  * NULL on an error */
 static RulesInfo *rules_info(PyObject *rules, PyObject **owner) {
     if (ri_current) {
-        RulesInfo *ri = PyCapsule_GetPointer(ri_current, "bendolib._kernel.RulesInfo");
+        RulesInfo *ri = (RulesInfo *)PyCapsule_GetPointer(ri_current, "bendolib._kernel.RulesInfo");
         if (ri && ri->rules == rules) {
             Py_INCREF(ri_current);
             *owner = ri_current;
             return ri;
         }
     }
-    RulesInfo *ri = PyMem_Calloc(1, sizeof(RulesInfo));
+    RulesInfo *ri = (RulesInfo *)PyMem_Calloc(1, sizeof(RulesInfo));
     if (!ri) {
         PyErr_NoMemory();
         return NULL;
@@ -352,7 +417,8 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
     Py_INCREF(rules);
     ri->rules = rules;
     PyObject *geometry = NULL, *draw = NULL, *tiles = NULL;
-    long listing;
+    long listing, batch;
+    int t, simple_draw, plain, points_ok; /* (set below: no goto past an initialisation) */
     PyObject *v = PyObject_GetAttrString(rules, "listing");
     if (!v)
         goto fail;
@@ -374,7 +440,6 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
     Py_CLEAR(geometry);
     if (!(draw = PyObject_GetAttrString(rules, "draw")))
         goto fail;
-    int t;
     if ((t = attr_truth(draw, "draws")) < 0) goto fail;
     ri->draws = t;
     if ((t = attr_truth(draw, "voluntary")) < 0) goto fail;
@@ -387,17 +452,16 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
     ri->one_each = t;
     if ((t = attr_is(draw, "after_voluntary", "pass")) < 0) goto fail;
     ri->pass_after_voluntary = t;
-    int simple_draw = 1;
+    simple_draw = 1;
     if ((t = attr_is_none(draw, "max_per_turn")) < 0) goto fail;
     simple_draw &= t;
     v = PyObject_GetAttrString(draw, "batch");
     if (!v)
         goto fail;
-    long batch;
     simple_draw &= !as_long(v, &batch) && batch == 1;
     Py_DECREF(v);
     Py_CLEAR(draw);
-    int plain = simple_draw;
+    plain = simple_draw;
     if ((t = attr_is_none(rules, "effects")) < 0) goto fail;
     plain &= t;
     if ((t = attr_is_none(rules, "play_scoring")) < 0) goto fail;
@@ -440,7 +504,7 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
     v = PyObject_GetAttrString(ri->tileset, "_points");
     if (!v)
         goto fail;
-    int points_ok = PyTuple_Check(v) && PyTuple_GET_SIZE(v) == ri->count && ri->count <= MAXT;
+    points_ok = PyTuple_Check(v) && PyTuple_GET_SIZE(v) == ri->count && ri->count <= MAXT;
     for (long i = 0; points_ok && i < ri->count; i++)
         points_ok = !as_long(PyTuple_GET_ITEM(v, i), &ri->points[i]);
     Py_DECREF(v);
@@ -448,7 +512,11 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
         return ri;
     if (!(ri->count_obj = PyLong_FromLong(ri->count)))
         goto fail;
+#ifdef STEP_ABOVE /* the C++ builds: only the sets the smaller builds leave */
+    ri->ok = ri->count > STEP_ABOVE && ri->count <= MAXT;
+#else
     ri->ok = ri->count <= MAXT;
+#endif
     return ri;
 fail:
     Py_XDECREF(geometry);
