@@ -29,6 +29,7 @@ class BuildKernels(build_ext):
     """build_ext with the kernel's builds compiled side by side, one thread each."""
 
     def build_extensions(self) -> None:
+        """Compile every build, as many at a time as there are processors."""
         if not self.parallel:  # (an explicit --parallel / -j N is kept)
             self.parallel = os.cpu_count() or 1
         super().build_extensions()
@@ -85,5 +86,5 @@ setup(
             if sys.platform.startswith("linux")
             else []
         ),
-    ]
+    ],
 )
