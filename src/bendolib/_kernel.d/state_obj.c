@@ -257,9 +257,11 @@ static SLOT_INLINE int slot_long(PyObject *v, long lo, long hi, long *out) {
 static int slot_ints(PyObject *t, int n, int64_t *out) {
     if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
         return -1;
+    const SmallInts si = small_ints; /* (a copy: kept in registers across the stores) */
     for (int i = 0; i < n; i++) {
         long v;
-        if (slot_long(PyTuple_GET_ITEM(t, i), LONG_MIN, LONG_MAX, &v))
+        PyObject *item = PyTuple_GET_ITEM(t, i);
+        if (!small_long(&si, item, &v) && slot_long(item, LONG_MIN, LONG_MAX, &v))
             return -1;
         out[i] = v;
     }
@@ -394,11 +396,17 @@ static int read_fields(const Spec *sp, PyObject *state, PyObject *context, KStat
         return 1;
     int ndeck = (int)PyTuple_GET_SIZE(deck);
     st->ndeck = ndeck;
-    for (int i = 0; i < ndeck; i++) { /* (tile indices: small ints, known by address) */
+    /* tile indices: small ints, the ones of 0 to n - 1 known by address (zero, span) */
+    long tiles = sp->n;
+    uintptr_t zero = si.base + ((uintptr_t)-si.min << si.shift), span = 0;
+    if (si.span && (uintptr_t)(tiles - si.min) << si.shift <= si.span)
+        span = (uintptr_t)tiles << si.shift;
+    for (int i = 0; i < ndeck; i++) {
         PyObject *item = PyTuple_GET_ITEM(deck, i);
-        if (!small_long(&si, item, &v) && slot_long(item, 0, sp->n - 1, &v))
-            return 1;
-        if (v < 0 || v >= sp->n)
+        uintptr_t at = (uintptr_t)item - zero;
+        if (at < span && !(at & si.mask))
+            v = (long)(at >> si.shift);
+        else if (slot_long(item, 0, tiles - 1, &v))
             return 1;
         st->deck[i] = (tile_t)v;
     }
