@@ -303,6 +303,19 @@ static SLOT_INLINE int occupancy_bit(KState *st, long position, long *last) {
 
 static int slot_occupancy(PyObject *occ, KState *st) {
     long last = -1;
+#if PY_VERSION_HEX < 0x030C0000
+    /* the int's bits read from its digits (issue 24, point 3: no call, no copy), when
+     * occupancy_raw takes them all */
+    if (PyLong_CheckExact(occ) && Py_SIZE(occ) >= 0 &&
+        Py_SIZE(occ) <= (Py_ssize_t)OCC_BYTES * 8 / PyLong_SHIFT) {
+        const digit *d = ((PyLongObject *)occ)->ob_digit;
+        for (Py_ssize_t k = 0; k < Py_SIZE(occ); k++)
+            for (uint64_t bits = d[k]; bits; bits &= bits - 1)
+                if (occupancy_bit(st, (long)k * PyLong_SHIFT + lowest_word(bits), &last))
+                    return -1;
+        return 0;
+    }
+#endif
     uint64_t small;
     if (!as_mask(occ, &small)) { /* (a board of a few tiles: its bits, from the word) */
         for (; small; small &= small - 1)
@@ -355,23 +368,24 @@ static SLOT_INLINE int slot_mask(PyObject *v, mask_t *out) {
 /* read_slots for a state and its context of the exact classes with every slot set (the
  * caller has checked them, and zeroed st): see read_slots */
 static int read_fields(const Spec *sp, PyObject *state, PyObject *context, KState *st) {
-    PyObject *board = FIELD(state, L_state, S_BOARD);
-    if (!complete(board, &L_board))
-        return 1;
 #define CF(i) FIELD(context, L_context, i)
 #define SF(i) FIELD(state, L_state, i)
-    /* the objects read below, asked for at once (their reads overlap: issue 24, point 3, a
-     * search's states are out of the cache) */
-    PyObject *deck = CF(C_DECK), *hands = SF(S_HANDS);
+    /* the objects read below, asked for at once (their reads overlap: issue 24, point 3,
+     * a search's states are out of the cache) */
+    PyObject *board = SF(S_BOARD), *deck = CF(C_DECK), *hands = SF(S_HANDS);
+    PREFETCH(board);
+    PREFETCH(hands);
     PREFETCH(deck);
     PREFETCH((char *)deck + 64);
     PREFETCH((char *)deck + 128);
     PREFETCH((char *)deck + 192);
-    PREFETCH(hands);
     PREFETCH(CF(C_SEED));
     PREFETCH(CF(C_SCORES));
     PREFETCH(CF(C_PLAYPOINTS));
-    PREFETCH(FIELD(board, L_board, B_ENDS));
+    if (!complete(board, &L_board))
+        return 1;
+    PyObject *ends = FIELD(board, L_board, B_ENDS);
+    PREFETCH(ends);
     PREFETCH(FIELD(board, L_board, B_OCC));
     const SmallInts si = small_ints; /* (a copy: kept in registers across the stores) */
     long v;
@@ -466,7 +480,7 @@ static int read_fields(const Spec *sp, PyObject *state, PyObject *context, KStat
     if (slot_long(CF(C_WINNER), -1, sp->nsides - 1, &v))
         return 1;
     st->match_winner = (int)v;
-    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS), *ends = FIELD(board, L_board, B_ENDS);
+    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS);
     if (!PyTuple_CheckExact(placements) || PyTuple_GET_SIZE(placements) > INT_MAX ||
         !PyTuple_CheckExact(ends) || PyTuple_GET_SIZE(ends) > MAXE)
         return 1;
