@@ -257,11 +257,18 @@ static SLOT_INLINE int slot_long(PyObject *v, long lo, long hi, long *out) {
 static int slot_ints(PyObject *t, int n, int64_t *out) {
     if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
         return -1;
-    const SmallInts si = small_ints; /* (a copy: kept in registers across the stores) */
+    const uintptr_t base = small_ints.base, span = small_ints.span, mask = small_ints.mask;
+    const int shift = small_ints.shift;
+    const long min = small_ints.min;
     for (int i = 0; i < n; i++) {
-        long v;
         PyObject *item = PyTuple_GET_ITEM(t, i);
-        if (!small_long(&si, item, &v) && slot_long(item, LONG_MIN, LONG_MAX, &v))
+        uintptr_t at = (uintptr_t)item - base;
+        if (at < span && !(at & mask)) { /* (small_long, with the values in registers) */
+            out[i] = (long)(at >> shift) + min;
+            continue;
+        }
+        long v;
+        if (slot_long(item, LONG_MIN, LONG_MAX, &v))
             return -1;
         out[i] = v;
     }
@@ -411,18 +418,23 @@ static int read_fields(const Spec *sp, PyObject *state, PyObject *context, KStat
     int ndeck = (int)PyTuple_GET_SIZE(deck);
     st->ndeck = ndeck;
     /* tile indices: small ints, the ones of 0 to n - 1 known by address (zero, span) */
-    long tiles = sp->n;
-    uintptr_t zero = si.base + ((uintptr_t)-si.min << si.shift), span = 0;
-    if (si.span && (uintptr_t)(tiles - si.min) << si.shift <= si.span)
-        span = (uintptr_t)tiles << si.shift;
-    for (int i = 0; i < ndeck; i++) {
-        PyObject *item = PyTuple_GET_ITEM(deck, i);
-        uintptr_t at = (uintptr_t)item - zero;
-        if (at < span && !(at & si.mask))
-            v = (long)(at >> si.shift);
-        else if (slot_long(item, 0, tiles - 1, &v))
+    const long tiles = sp->n;
+    const int shift = si.shift;
+    const uintptr_t zero = si.base + ((uintptr_t)-si.min << shift), mask = si.mask;
+    uintptr_t span = 0, off = 0;
+    if (si.span && (uintptr_t)(tiles - si.min) << shift <= si.span)
+        span = (uintptr_t)tiles << shift;
+    tile_t *out_deck = st->deck;
+    PyObject *const *items = &PyTuple_GET_ITEM(deck, 0);
+    for (int i = 0; i < ndeck; i++) { /* (no branch: any item off the array, below) */
+        uintptr_t at = (uintptr_t)items[i] - zero;
+        off |= (uintptr_t)(at >= span) | (at & mask);
+        out_deck[i] = (tile_t)(at >> shift);
+    }
+    for (int i = 0; off && i < ndeck; i++) {
+        if (slot_long(items[i], 0, tiles - 1, &v))
             return 1;
-        st->deck[i] = (tile_t)v;
+        out_deck[i] = (tile_t)v;
     }
     if (slot_long(SF(S_STOCK), 0, ndeck, &v))
         return 1;
@@ -739,7 +751,7 @@ static int quick_arguments(PyObject *count_obj, PyObject *policy, PyObject *seed
     if (!round_text && (!(round_text = PyUnicode_InternFromString("round")) ||
                         !(match_text = PyUnicode_InternFromString("match"))))
         return -1;
-    *until_match = same_text(until, match_text);
+    *until_match = until != round_text && same_text(until, match_text);
     if (*code < 0 || (!*until_match && !same_text(until, round_text)))
         return 1;
     *seed = PyLong_AsUnsignedLongLongMask(seed_obj);
