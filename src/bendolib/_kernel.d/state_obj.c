@@ -426,11 +426,14 @@ static int read_fields(const Spec *sp, PyObject *state, PyObject *context, KStat
         span = (uintptr_t)tiles << shift;
     tile_t *out_deck = st->deck;
     PyObject *const *items = &PyTuple_GET_ITEM(deck, 0);
-    for (int i = 0; i < ndeck; i++) { /* (no branch: any item off the array, below) */
+    /* every item in the array first, with no branch (vectorised): its top bit set when at
+     * >= span (span - 1 - at wraps below 0) or when the item is below zero */
+    for (int i = 0; i < ndeck; i++) {
         uintptr_t at = (uintptr_t)items[i] - zero;
-        off |= (uintptr_t)(at >= span) | (at & mask);
-        out_deck[i] = (tile_t)(at >> shift);
+        off |= ((span - 1 - at) | at) >> 63 | (at & mask);
     }
+    for (int i = 0; !off && i < ndeck; i++)
+        out_deck[i] = (tile_t)(((uintptr_t)items[i] - zero) >> shift);
     for (int i = 0; off && i < ndeck; i++) {
         if (slot_long(items[i], 0, tiles - 1, &v))
             return 1;
