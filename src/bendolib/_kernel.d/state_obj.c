@@ -190,16 +190,16 @@ static SmallInts small_ints;
 
 /* small_ints found (called at the module's init): -1 on an error */
 static int small_ints_setup(void) {
+    /* Every object found in place is kept (a reference never released): its address then
+     * stays its value's for the life of the process, even were these ints not the
+     * interpreter's shared ones (CPython's always are). */
     PyObject *first = PyLong_FromLong(-5), *second = PyLong_FromLong(-4);
     if (!first || !second) {
         Py_XDECREF(first);
         Py_XDECREF(second);
         return -1;
     }
-    /* (the small ints live as long as the interpreter: their addresses stay) */
     uintptr_t base = (uintptr_t)first, stride = (uintptr_t)second - base;
-    Py_DECREF(first);
-    Py_DECREF(second);
     int shift = 0;
     while (shift < 12 && ((uintptr_t)1 << shift) < stride)
         shift++;
@@ -210,11 +210,11 @@ static int small_ints_setup(void) {
         PyObject *v = PyLong_FromLong(-5 + k);
         if (!v)
             return -1;
-        int at = (uintptr_t)v == base + ((uintptr_t)k << shift) && PyLong_CheckExact(v) &&
-                 PyLong_AsLong(v) == -5 + k;
-        Py_DECREF(v);
-        if (!at)
+        if ((uintptr_t)v != base + ((uintptr_t)k << shift) || !PyLong_CheckExact(v) ||
+            PyLong_AsLong(v) != -5 + k) {
+            Py_DECREF(v);
             break;
+        }
     }
     small_ints = (SmallInts){base, (uintptr_t)k << shift, stride - 1, shift, -5};
     return 0;
