@@ -62,9 +62,9 @@ static PyObject *run_from(const Spec *sp, KState *root_state, Py_ssize_t count, 
     int few_moves[FEW];
     size_t few_starts[FEW];
     int few = chunk <= FEW;
-    KState *finals = count == 1 && first == Py_None ? root_state
-                     : few                          ? few_finals
-                                                    : (KState *)PyMem_Malloc(chunk * sizeof(KState));
+    KState *finals = few ? few_finals : (KState *)PyMem_Malloc(chunk * sizeof(KState));
+    if (count == 1 && first == Py_None)
+        finals = root_state; /* a single playout plays in the root (play_one: no copy) */
     int *moves = few ? few_moves : (int *)PyMem_Malloc(chunk * sizeof(int));
     size_t *starts = few ? few_starts : (size_t *)PyMem_Malloc(chunk * sizeof(size_t));
     int *choices = NULL;
