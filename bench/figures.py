@@ -62,6 +62,10 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
         ["bench/search_calls.py", "--rounds", "7"],
         "small calls as a search bot makes them: one playout per call, dealing a round",
     ),
+    "search-calls-4": (
+        ["bench/search_calls.py", "--rounds", "7", "--players", "4"],
+        "the small calls at 4 players",
+    ),
     "memory": (
         ["bench/memory.py", "--states", "2000", "--memo-rounds", "1000"],
         "bytes per retained state and the memo tables",

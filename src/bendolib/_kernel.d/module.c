@@ -98,6 +98,8 @@ PyMODINIT_FUNC KERNEL_INIT(void) {
     for (int s = 0; s < MAXP; s++)
         if (!(single_seat[s] = Py_BuildValue("(i)", s)))
             return NULL;
+    if (small_ints_setup())
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;

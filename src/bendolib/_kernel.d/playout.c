@@ -155,7 +155,8 @@ static int play_one(const Batch *b, Py_ssize_t i, KState *st, int **choices, siz
     const Spec *sp = b->sp;
     KMove buffer[MAXMOVES];
     List list = {buffer, 0, 0};
-    *st = *b->root;
+    if (st != b->root) /* (a single playout plays in the root: see run_from) */
+        *st = *b->root;
     Rng rng = {derive_seed2(b->seed, (uint64_t)i, 0, 1)};
     int moves = 0, err = 0;
     long forced = b->first ? b->first[i] : -1;

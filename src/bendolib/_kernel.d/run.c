@@ -6,7 +6,7 @@
 /* run(spec, state, count, policy, seed, until_match, record, first, outcome_class): the
  * playouts, CHUNK at a time without the GIL (other threads run meanwhile), then their
  * outcomes built with it */
-static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t count, int policy,
+static PyObject *run_from(const Spec *sp, KState *root_state, Py_ssize_t count, int policy,
                           unsigned long long seed, int until_match, int record, PyObject *first,
                           PyObject *cls, int as_tuple);
 
@@ -37,8 +37,9 @@ static PyObject *k_run(PyObject *self, PyObject *args) {
     return run_from(sp, &root, count, policy, seed, until_match, record, first, cls, 0);
 }
 
-/* the playouts of run from a state read in: a new list (a tuple when as_tuple), NULL */
-static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t count, int policy,
+/* the playouts of run from a state read in: a new list (a tuple when as_tuple), NULL.
+ * The caller's root_state is not needed after: a single playout plays in it (no copy) */
+static PyObject *run_from(const Spec *sp, KState *root_state, Py_ssize_t count, int policy,
                           unsigned long long seed, int until_match, int record, PyObject *first,
                           PyObject *cls, int as_tuple) {
     if (first != Py_None && (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != count)) {
@@ -63,6 +64,8 @@ static PyObject *run_from(const Spec *sp, const KState *root_state, Py_ssize_t c
     size_t few_starts[FEW];
     int few = chunk <= FEW;
     KState *finals = few ? few_finals : (KState *)PyMem_Malloc(chunk * sizeof(KState));
+    if (count == 1 && first == Py_None)
+        finals = root_state; /* a single playout plays in the root (play_one: no copy) */
     int *moves = few ? few_moves : (int *)PyMem_Malloc(chunk * sizeof(int));
     size_t *starts = few ? few_starts : (size_t *)PyMem_Malloc(chunk * sizeof(size_t));
     int *choices = NULL;

@@ -172,7 +172,66 @@ static PyObject *k_state_of(PyObject *self, PyObject *state) {
 #else
 #define SLOT_INLINE inline
 #endif
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+/* CPython's small ints (-5 to 256), one array of equal objects: the int at base +
+ * (k << shift) is min + k, each checked at init (span 0, no such array: every int is
+ * read from its object).  A value in it is known from the pointer alone, with no read of
+ * the object (issue 24, point 3: most values of a state are small ints). */
+typedef struct {
+    uintptr_t base, span, mask;
+    int shift;
+    long min;
+} SmallInts;
+static SmallInts small_ints;
+
+/* small_ints found (called at the module's init): -1 on an error */
+static int small_ints_setup(void) {
+    /* Every object found in place is kept (a reference never released): its address then
+     * stays its value's for the life of the process, even were these ints not the
+     * interpreter's shared ones (CPython's always are). */
+    PyObject *first = PyLong_FromLong(-5), *second = PyLong_FromLong(-4);
+    if (!first || !second) {
+        Py_XDECREF(first);
+        Py_XDECREF(second);
+        return -1;
+    }
+    uintptr_t base = (uintptr_t)first, stride = (uintptr_t)second - base;
+    int shift = 0;
+    while (shift < 12 && ((uintptr_t)1 << shift) < stride)
+        shift++;
+    if (((uintptr_t)1 << shift) != stride)
+        return 0; /* not an array of equal objects: no fast path */
+    long k = 0;
+    for (; k < 262; k++) { /* each object where the array puts it, of the value it says */
+        PyObject *v = PyLong_FromLong(-5 + k);
+        if (!v)
+            return -1;
+        if ((uintptr_t)v != base + ((uintptr_t)k << shift) || !PyLong_CheckExact(v) ||
+            PyLong_AsLong(v) != -5 + k) {
+            Py_DECREF(v);
+            break;
+        }
+    }
+    small_ints = (SmallInts){base, (uintptr_t)k << shift, stride - 1, shift, -5};
+    return 0;
+}
+
+/* 1 and the value when v is one of the small ints, else 0 */
+static SLOT_INLINE int small_long(const SmallInts *si, PyObject *v, long *out) {
+    uintptr_t at = (uintptr_t)v - si->base;
+    if (at >= si->span || (at & si->mask))
+        return 0;
+    *out = (long)(at >> si->shift) + si->min;
+    return 1;
+}
+
 static SLOT_INLINE int slot_long(PyObject *v, long lo, long hi, long *out) {
+    if (small_long(&small_ints, v, out))
+        return *out < lo || *out > hi ? -1 : 0;
     if (PyLong_CheckExact(v)) {
 #if PY_VERSION_HEX >= 0x030C0000
         if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
@@ -198,9 +257,18 @@ static SLOT_INLINE int slot_long(PyObject *v, long lo, long hi, long *out) {
 static int slot_ints(PyObject *t, int n, int64_t *out) {
     if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != n)
         return -1;
+    const uintptr_t base = small_ints.base, span = small_ints.span, mask = small_ints.mask;
+    const int shift = small_ints.shift;
+    const long min = small_ints.min;
     for (int i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(t, i);
+        uintptr_t at = (uintptr_t)item - base;
+        if (at < span && !(at & mask)) { /* (small_long, with the values in registers) */
+            out[i] = (long)(at >> shift) + min;
+            continue;
+        }
         long v;
-        if (slot_long(PyTuple_GET_ITEM(t, i), LONG_MIN, LONG_MAX, &v))
+        if (slot_long(item, LONG_MIN, LONG_MAX, &v))
             return -1;
         out[i] = v;
     }
@@ -224,84 +292,162 @@ static int slot_seats(PyObject *t, int players, int8_t *out, int *n) {
 /* the occupancy int's set bits, in increasing order, into st as read_state's occupy()
  * calls put them: the bits of one cell are consecutive and the cells come in increasing
  * spiral order, so each cell is the last one added or a new one (no search) */
-static int slot_occupancy(PyObject *occ, KState *st) {
-    unsigned char bytes[OCC_BYTES];
-    Py_ssize_t n;
-    uint64_t small;
-    if (!as_mask(occ, &small)) {
-        for (n = 0; n < 8; n++)
-            bytes[n] = (unsigned char)(small >> (8 * n));
-    } else if ((n = occupancy_raw(occ, bytes, OCC_BYTES)) < 0) {
+static SLOT_INLINE int occupancy_bit(KState *st, long position, long *last) {
+    long index = position / 6;
+    if (index >= spiral_cells)
         return -1;
+    uint8_t corner = (uint8_t)(1u << (position % 6));
+    if (index == *last) {
+        st->occ_mask[st->nocc - 1] |= corner;
+        return 0;
     }
-    long last = -1;
-    for (Py_ssize_t k = 0; k < n; k++)
-        for (unsigned bits = bytes[k]; bits; bits &= bits - 1) {
-            long position = (long)k * 8 + __builtin_ctz(bits), index = position / 6;
-            if (index >= spiral_cells)
-                return -1;
-            uint8_t corner = (uint8_t)(1u << (position % 6));
-            if (index == last) {
-                st->occ_mask[st->nocc - 1] |= corner;
-                continue;
-            }
-            if (st->nocc >= MAXOCC)
-                return -1;
-            occupy_new(st, spiral[index], corner);
-            last = index;
-        }
+    if (st->nocc >= MAXOCC)
+        return -1;
+    occupy_new(st, spiral[index], corner);
+    *last = index;
     return 0;
 }
 
-/* read_state(sp, state_tuple(state), st) read from the slots: 0 when read (the same
- * KState, byte for byte), 1 when not (anything read_state would refuse or that is not of
- * the exact classes and types: the caller takes the tuple path, which answers as before);
- * every check of read_state is made here, in its order */
-static int read_slots(const Spec *sp, PyObject *state, KState *st) {
-    memset(st, 0, sizeof *st);
-    if (!step_ready || !complete(state, &L_state))
-        return 1;
-    PyObject *context = FIELD(state, L_state, S_CONTEXT);
-    PyObject *board = FIELD(state, L_state, S_BOARD);
-    if (!complete(context, &L_context) || !complete(board, &L_board))
-        return 1;
+static int slot_occupancy(PyObject *occ, KState *st) {
+    long last = -1;
+#if PY_VERSION_HEX < 0x030C0000
+    /* the int's bits read from its digits (issue 24, point 3: no call, no copy), when
+     * occupancy_raw takes them all */
+    if (PyLong_CheckExact(occ) && Py_SIZE(occ) >= 0 &&
+        Py_SIZE(occ) <= (Py_ssize_t)OCC_BYTES * 8 / PyLong_SHIFT) {
+        const digit *d = ((PyLongObject *)occ)->ob_digit;
+        for (Py_ssize_t k = 0; k < Py_SIZE(occ); k++)
+            for (uint64_t bits = d[k]; bits; bits &= bits - 1)
+                if (occupancy_bit(st, (long)k * PyLong_SHIFT + lowest_word(bits), &last))
+                    return -1;
+        return 0;
+    }
+#endif
+    uint64_t small;
+    if (!as_mask(occ, &small)) { /* (a board of a few tiles: its bits, from the word) */
+        for (; small; small &= small - 1)
+            if (occupancy_bit(st, lowest_word(small), &last))
+                return -1;
+        return 0;
+    }
+    unsigned char bytes[OCC_BYTES];
+    Py_ssize_t n = occupancy_raw(occ, bytes, OCC_BYTES);
+    if (n < 0)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        for (unsigned bits = bytes[k]; bits; bits &= bits - 1)
+            if (occupancy_bit(st, (long)k * 8 + __builtin_ctz(bits), &last))
+                return -1;
+    return 0;
+}
+
+/* read_mask(v, out) (0 when read, else -1 with no error left), an exact int of at most
+ * two digits read inline (a hand of a double-six or double-nine set) */
+static SLOT_INLINE int slot_mask(PyObject *v, mask_t *out) {
+    if (PyLong_CheckExact(v)) {
+#if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject *)v)) {
+            Py_ssize_t x = PyUnstable_Long_CompactValue((PyLongObject *)v);
+            if (x < 0)
+                return -1;
+            *out = (mask_t)(uint64_t)x;
+            return 0;
+        }
+#else
+        Py_ssize_t size = Py_SIZE(v);
+        const digit *d = ((PyLongObject *)v)->ob_digit;
+        if (size >= 0 && size <= 2) {
+            uint64_t x = size ? d[0] : 0;
+            if (size == 2)
+                x |= (uint64_t)d[1] << PyLong_SHIFT;
+            *out = (mask_t)x;
+            return 0;
+        }
+#endif
+    }
+    if (read_mask(v, out)) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+/* read_slots for a state and its context of the exact classes with every slot set (the
+ * caller has checked them, and zeroed st): see read_slots */
+static int read_fields(const Spec *sp, PyObject *state, PyObject *context, KState *st) {
 #define CF(i) FIELD(context, L_context, i)
 #define SF(i) FIELD(state, L_state, i)
+    /* the objects read below, asked for at once (their reads overlap: issue 24, point 3,
+     * a search's states are out of the cache) */
+    PyObject *board = SF(S_BOARD), *deck = CF(C_DECK), *hands = SF(S_HANDS);
+    PREFETCH(board);
+    PREFETCH(hands);
+    PREFETCH(deck);
+    PREFETCH((char *)deck + 64);
+    PREFETCH((char *)deck + 128);
+    PREFETCH((char *)deck + 192);
+    PREFETCH(CF(C_SEED));
+    PREFETCH(CF(C_SCORES));
+    PREFETCH(CF(C_PLAYPOINTS));
+    if (!complete(board, &L_board))
+        return 1;
+    PyObject *ends = FIELD(board, L_board, B_ENDS);
+    PREFETCH(ends);
+    PREFETCH(FIELD(board, L_board, B_OCC));
+    const SmallInts si = small_ints; /* (a copy: kept in registers across the stores) */
     long v;
-    if (as_long(CF(C_PLAYERS), &v) || v != sp->players)
+    if ((!small_long(&si, CF(C_PLAYERS), &v) && as_long(CF(C_PLAYERS), &v)) || v != sp->players)
         return 1;
     PyObject *seed = CF(C_SEED);
-    if (!PyLong_CheckExact(seed))
-        return 1;
-    st->seed = PyLong_AsUnsignedLongLong(seed);
-    if (st->seed == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 1;
+    if (small_long(&si, seed, &v) && v >= 0) {
+        st->seed = (uint64_t)v;
+    } else {
+        if (!PyLong_CheckExact(seed))
+            return 1;
+        st->seed = PyLong_AsUnsignedLongLong(seed);
+        if (st->seed == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 1;
+        }
     }
     if (slot_long(CF(C_ROUND), 0, LONG_MAX, &v) || v > ((int64_t)1 << 62))
         return 1;
     st->round_number = v;
-    PyObject *deck = CF(C_DECK);
     if (!PyTuple_CheckExact(deck) || PyTuple_GET_SIZE(deck) > MAXT)
         return 1;
-    st->ndeck = (int)PyTuple_GET_SIZE(deck);
-    for (int i = 0; i < st->ndeck; i++) {
-        if (slot_long(PyTuple_GET_ITEM(deck, i), 0, sp->n - 1, &v))
-            return 1;
-        st->deck[i] = (int8_t)v;
+    int ndeck = (int)PyTuple_GET_SIZE(deck);
+    st->ndeck = ndeck;
+    /* tile indices: small ints, the ones of 0 to n - 1 known by address (zero, span) */
+    const long tiles = sp->n;
+    const int shift = si.shift;
+    const uintptr_t zero = si.base + ((uintptr_t)-si.min << shift), mask = si.mask;
+    uintptr_t span = 0, off = 0;
+    if (si.span && (uintptr_t)(tiles - si.min) << shift <= si.span)
+        span = (uintptr_t)tiles << shift;
+    tile_t *out_deck = st->deck;
+    PyObject *const *items = &PyTuple_GET_ITEM(deck, 0);
+    /* every item in the array first, with no branch (vectorised): its top bit set when at
+     * >= span (span - 1 - at wraps below 0) or when the item is below zero */
+    for (int i = 0; i < ndeck; i++) {
+        uintptr_t at = (uintptr_t)items[i] - zero;
+        off |= ((span - 1 - at) | at) >> 63 | (at & mask);
     }
-    if (slot_long(SF(S_STOCK), 0, st->ndeck, &v))
+    for (int i = 0; !off && i < ndeck; i++)
+        out_deck[i] = (tile_t)(((uintptr_t)items[i] - zero) >> shift);
+    for (int i = 0; off && i < ndeck; i++) {
+        if (slot_long(items[i], 0, tiles - 1, &v))
+            return 1;
+        out_deck[i] = (tile_t)v;
+    }
+    if (slot_long(SF(S_STOCK), 0, ndeck, &v))
         return 1;
     st->stock_pos = (int)v;
-    PyObject *hands = SF(S_HANDS);
     if (!PyTuple_CheckExact(hands) || PyTuple_GET_SIZE(hands) != sp->players)
         return 1;
     mask_t held = 0;
-    for (int s = 0; s < sp->players; s++) { /* (read_mask: the tuple path's reader of masks) */
-        if (read_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s])) {
-            PyErr_Clear();
+    for (int s = 0; s < sp->players; s++) { /* (slot_mask: read_mask, the tuple path's) */
+        if (slot_mask(PyTuple_GET_ITEM(hands, s), &st->hands[s]))
             return 1;
-        }
         if ((st->hands[s] & ~sp->full) || (st->hands[s] & held))
             return 1;
         held |= st->hands[s];
@@ -314,10 +460,8 @@ static int read_slots(const Spec *sp, PyObject *state, KState *st) {
     if (slot_long(CF(C_OPENING), -1, sp->n - 1, &v))
         return 1;
     st->opening = (int)v;
-    if (read_mask(SF(S_DRAWN), &st->drawn)) {
-        PyErr_Clear();
+    if (slot_mask(SF(S_DRAWN), &st->drawn))
         return 1;
-    }
     if (st->drawn & ~sp->full)
         return 1;
     if (slot_long(SF(S_DCOUNT), 0, MAXT, &v) || (sp->max_per_turn && v > sp->max_per_turn))
@@ -351,7 +495,7 @@ static int read_slots(const Spec *sp, PyObject *state, KState *st) {
     if (slot_long(CF(C_WINNER), -1, sp->nsides - 1, &v))
         return 1;
     st->match_winner = (int)v;
-    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS), *ends = FIELD(board, L_board, B_ENDS);
+    PyObject *placements = FIELD(board, L_board, B_PLACEMENTS);
     if (!PyTuple_CheckExact(placements) || PyTuple_GET_SIZE(placements) > INT_MAX ||
         !PyTuple_CheckExact(ends) || PyTuple_GET_SIZE(ends) > MAXE)
         return 1;
@@ -397,6 +541,20 @@ static int read_slots(const Spec *sp, PyObject *state, KState *st) {
 #undef CF
 #undef SF
     return 0;
+}
+
+/* read_state(sp, state_tuple(state), st) read from the slots: 0 when read (the same
+ * KState, byte for byte), 1 when not (anything read_state would refuse or that is not of
+ * the exact classes and types: the caller takes the tuple path, which answers as before);
+ * every check of read_state is made here, in its order */
+static int read_slots(const Spec *sp, PyObject *state, KState *st) {
+    memset(st, 0, sizeof *st);
+    if (!step_ready || !complete(state, &L_state))
+        return 1;
+    PyObject *context = FIELD(state, L_state, S_CONTEXT);
+    if (!complete(context, &L_context))
+        return 1;
+    return read_fields(sp, state, context, st);
 }
 
 /* play(spec, state, count, policy, seed, until_match, record, first, outcome_class): run
@@ -460,10 +618,10 @@ static PyObject *k_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 /* the latest rule set playouts compiled (bendolib.playouts._compiled): quick serves its
  * states; strong references, replaced by quick_set */
 static PyObject *q_rules = NULL, *q_spec = NULL, *q_policies = NULL, *q_outcome = NULL;
-static long q_players = -1;
 
 /* quick_set(rules, players, spec, policies, outcome_class): the rule set quick serves
- * (spec None, or a triangle game's: none) */
+ * (spec None, or a triangle game's: none); the player count is the spec's, which
+ * read_fields checks the state's against */
 static PyObject *k_quick_set(PyObject *self, PyObject *args) {
     PyObject *rules, *spec, *policies, *cls;
     long players;
@@ -478,7 +636,6 @@ static PyObject *k_quick_set(PyObject *self, PyObject *args) {
     Py_CLEAR(q_spec);
     Py_CLEAR(q_policies);
     Py_CLEAR(q_outcome);
-    q_players = -1;
     if (chain) {
         Py_INCREF(rules);
         Py_INCREF(spec);
@@ -488,7 +645,6 @@ static PyObject *k_quick_set(PyObject *self, PyObject *args) {
         q_spec = spec;
         q_policies = policies;
         q_outcome = cls;
-        q_players = players;
     }
     Py_RETURN_NONE;
 }
@@ -516,7 +672,7 @@ static int quick_arguments(PyObject *count_obj, PyObject *policy, PyObject *seed
     if (!round_text && (!(round_text = PyUnicode_InternFromString("round")) ||
                         !(match_text = PyUnicode_InternFromString("match"))))
         return -1;
-    *until_match = same_text(until, match_text);
+    *until_match = until != round_text && same_text(until, match_text);
     if (*code < 0 || (!*until_match && !same_text(until, round_text)))
         return 1;
     *seed = PyLong_AsUnsignedLongLongMask(seed_obj);
@@ -532,12 +688,12 @@ static PyObject *quick_state(const Spec *sp, PyObject *cls, PyObject *state, lon
     if (!complete(state, &L_state))
         Py_RETURN_NOTIMPLEMENTED;
     PyObject *context = FIELD(state, L_state, S_CONTEXT);
-    long players;
-    if (!complete(context, &L_context) || FIELD(context, L_context, C_RULES) != q_rules ||
-        as_long(FIELD(context, L_context, C_PLAYERS), &players) || players != q_players)
+    if (!complete(context, &L_context) || FIELD(context, L_context, C_RULES) != q_rules)
         Py_RETURN_NOTIMPLEMENTED;
     KState root;
-    if (read_slots(sp, state, &root))
+    memset(&root, 0, sizeof root);
+    /* (read_fields: read_slots but the checks just made; the player count the spec's) */
+    if (read_fields(sp, state, context, &root))
         Py_RETURN_NOTIMPLEMENTED;
     return run_from(sp, &root, count, (int)code, seed, until_match, record, Py_None, cls, 1);
 }
