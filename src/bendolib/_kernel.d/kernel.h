@@ -10,6 +10,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(BENDOLIB_SANITIZE)
+/* scripts/sanitize's build: every block of the kernel's from malloc, which ASan watches,
+ * while Python's small objects may stay in its own allocator (PYTHONMALLOC=pymalloc) */
+#define PyMem_Malloc PyMem_RawMalloc
+#define PyMem_Calloc PyMem_RawCalloc
+#define PyMem_Realloc PyMem_RawRealloc
+#define PyMem_Free PyMem_RawFree
+#endif
+
 #if defined(_MSC_VER)
 #include <intrin.h>
 #endif
