@@ -65,11 +65,11 @@ setup(
                 )
             ]
         ),
-        # the playout parts with 256-bit masks (BENDOLIB_HUGE, _kernel.d/mask_words.h): tile
-        # sets of 129 to 256 tiles (double-15 to double-21), and with 1,024-bit masks
-        # (_kernel_vast.cc, the same file with 16 words) 257 to 1,024 (double-22 to
-        # double-43); the parts compiled as C++ (they keep to the common subset of C and
-        # C++): built on Linux only, and never required
+        # the playout parts, the chain games' step API and the deal with 256-bit masks
+        # (BENDOLIB_HUGE, _kernel.d/mask_words.h): tile sets of 129 to 256 tiles (double-15
+        # to double-21), and with 1,024-bit masks (_kernel_vast.cc, the same file with 16
+        # words) 257 to 1,024 (double-22 to double-43); the parts compiled as C++ (they
+        # keep to the common subset of C and C++): built on Linux only, and never required
         *(
             [
                 Extension(

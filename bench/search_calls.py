@@ -1,6 +1,7 @@
 """Small calls as a search bot makes them: many different states, few playouts each.
 
     python bench/search_calls.py [--rounds 7] [--states 2000] [--large 200] [--rules basic]
+        [--players 2]
 
 The states are positions of ``--states`` different deals, each a few random moves in
 (as the leaves of a search tree are).  Round after round, interleaved:

@@ -12,9 +12,10 @@
  *
  * Data: tile sets of at most 64 tiles (hands, the drawn tiles and fit tables are
  * 64-bit masks; _kernel_wide.c builds the same parts with 128-bit masks, for up to 128
- * tiles, as bendolib._kernel_wide, _kernel_huge.cc the playout parts with 256-bit
- * masks, up to 256 tiles, as bendolib._kernel_huge, and _kernel_vast.cc with 1,024-bit
- * masks, up to 1,024, as bendolib._kernel_vast), at most 8 players and 4 open ends.  On
+ * tiles, as bendolib._kernel_wide, _kernel_huge.cc the playout parts, the chain games'
+ * step API and the deal with 256-bit masks, up to 256 tiles, as bendolib._kernel_huge,
+ * and _kernel_vast.cc with 1,024-bit masks, up to 1,024, as bendolib._kernel_vast), at
+ * most 8 players and 4 open ends.  On
  * the curved lattice a cell is kept in axial coordinates packed into 16 bits,
  * ((q + 128) << 8) | (r + 128), so the neighbour across a side is one addition (the
  * builds of more than 128 tiles refuse a chain that would leave that range); the

@@ -98,10 +98,11 @@ def _load() -> ModuleType:
 def load_build(name: str) -> ModuleType | None:
     """
     Another build of the kernel (``"_kernel_wide"``: the same parts with 128-bit masks,
-    for tile sets of more than :data:`MAX_TILES` tiles; ``"_kernel_huge"``: the playout
-    parts with 256-bit masks, beyond :data:`MAX_TILES_WIDE`; ``"_kernel_vast"``: the same
-    with 1,024-bit masks, beyond :data:`MAX_TILES_HUGE`), or None when
-    :func:`load_kernel` gives None or it is not built (:func:`missing_build_reason`).
+    for tile sets of more than :data:`MAX_TILES` tiles; ``"_kernel_huge"``: the playout,
+    chain step and deal parts with 256-bit masks, beyond :data:`MAX_TILES_WIDE`;
+    ``"_kernel_vast"``: the same with 1,024-bit masks, beyond :data:`MAX_TILES_HUGE`), or
+    None when :func:`load_kernel` gives None or it is not built
+    (:func:`missing_build_reason`).
     """
     if missing_build_reason(name):
         return None
@@ -125,9 +126,9 @@ def missing_build_reason(name: str) -> str:
 #: The kernel's limits (``MAXT``, ``MAXP`` in ``_kernel.d/kernel.h``): ``bendolib._kernel``
 #: takes tile sets of at most MAX_TILES tiles, ``bendolib._kernel_wide`` (the same parts
 #: built with ``BENDOLIB_WIDE``) of at most MAX_TILES_WIDE, ``bendolib._kernel_huge``
-#: (``BENDOLIB_HUGE``, the chain games' playouts only) of at most MAX_TILES_HUGE,
-#: ``bendolib._kernel_vast`` (the same with 16-word masks) of at most MAX_TILES_VAST, the
-#: library's own limit (``bendolib.limits.MAX_TILES``).
+#: (``BENDOLIB_HUGE``: the playouts, the chain games' step API and the deal) of at most
+#: MAX_TILES_HUGE, ``bendolib._kernel_vast`` (the same with 16-word masks) of at most
+#: MAX_TILES_VAST, the library's own limit (``bendolib.limits.MAX_TILES``).
 MAX_TILES = 64
 MAX_TILES_WIDE = 128
 MAX_TILES_HUGE = 256

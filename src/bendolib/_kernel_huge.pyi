@@ -1,6 +1,6 @@
 """
-Types of the huge build of the compiled kernel (``_kernel_huge.cc``: the playout parts
-of ``_kernel.c`` with 256-bit masks, for tile sets of 129 to 256 tiles): ``compile``,
+Types of the huge build of the compiled kernel (``_kernel_huge.cc``: the parts of
+``_kernel.c`` with 256-bit masks, for tile sets of 129 to 256 tiles): ``compile``,
 ``run``, ``listing``, ``perft`` and ``walk``, the chain games' step API (``step_setup``,
 ``step_legal``, ``step_apply``) and new_game's deal (``deal``, ``deal_set``,
 ``deal_quick``), as in ``bendolib._kernel``.

@@ -7,8 +7,9 @@ The kernel knows the triangle parts exactly, by class and by fields: a rule set 
 part is another class, or a class that gained a parameter the kernel does not know, is
 played by the Python engine (:class:`~bendolib._kernel_abi.NotForKernelError` says
 why).  Tile sets of at most 256 triangles (64 in ``bendolib._kernel``, 65 to 128 in
-``bendolib._kernel_wide``, 129 to 256 in ``bendolib._kernel_huge``, which has playouts
-only) with numbers 0 to 14, at most 8 players.
+``bendolib._kernel_wide``, 129 to 256 in ``bendolib._kernel_huge``, which has the
+triangle games' playouts only, not their step API) with numbers 0 to 14, at most 8
+players.
 """
 
 from __future__ import annotations

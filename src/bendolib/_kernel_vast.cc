@@ -1,7 +1,8 @@
 /*
- * bendolib._kernel_vast: _kernel_huge.cc (the chain games' playouts and step API, as C++)
- * built again with masks of 16 64-bit words, for tile sets of 257 to 1,024 tiles
- * (double-22's 276 up to double-43's 990, the library's limit, bendolib.limits.MAX_TILES):
+ * bendolib._kernel_vast: _kernel_huge.cc (the chain games' playouts, step API and
+ * new_game's deal, as C++) built again with masks of 16 64-bit words, for tile sets of
+ * 257 to 1,024 tiles (double-22's 276 up to double-43's 990, the library's limit,
+ * bendolib.limits.MAX_TILES):
  * a tile index is then two bytes.  Its own build rather than wider masks in
  * bendolib._kernel_huge, whose 4 words keep the smaller sets' speed.  bendolib.playouts
  * sends a chain rule set here when its tile set has more than 256 tiles.

@@ -979,9 +979,10 @@ def _load_step_kernel(build: str = "_kernel") -> ModuleType | None:
     """
     The compiled kernel's step functions (of the build ``build``: ``"_kernel_wide"``
     plays the tile sets of 65 to 128 tiles, ``"_kernel_huge"`` 129 to 256 and
-    ``"_kernel_vast"`` 257 to 1,024, the chain games only), set up with this engine's classes, memo
-    tables and helpers; None when the kernel (or that build) is not built or
-    ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine (see :mod:`bendolib.playouts`).
+    ``"_kernel_vast"`` 257 to 1,024, these two the chain games only), set up with this
+    engine's classes, memo tables and helpers; None when the kernel (or that build) is not
+    built or ``BENDOLIB_PURE_PYTHON`` asks for the pure-Python engine (see
+    :mod:`bendolib.playouts`).
     """
     _kernel = load_kernel() if build == "_kernel" else load_build(build)
     if _kernel is None:

@@ -58,9 +58,9 @@ if _MISSING.startswith("BENDOLIB_PURE_PYTHON"):
     _MISSING = ""
 #: The wide build (``bendolib._kernel_wide``, 128-bit masks): the rule sets whose tile set
 #: is larger than ``bendolib._kernel`` takes (65 to 128 tiles, such as double-12); the
-#: huge build (``bendolib._kernel_huge``, 256-bit masks, playouts only): 129 to 256 tiles
-#: (double-15 to double-21); the vast build (``bendolib._kernel_vast``, 1,024-bit masks,
-#: playouts only): 257 to 1,024 tiles (double-22 to double-43).
+#: huge build (``bendolib._kernel_huge``, 256-bit masks, no batched games): 129 to 256
+#: tiles (double-15 to double-21, triangles 0-8); the vast build (``bendolib._kernel_vast``,
+#: 1,024-bit masks, the chain games only): 257 to 1,024 tiles (double-22 to double-43).
 _kernel_wide = load_build("_kernel_wide") if _kernel is not None else None
 _kernel_huge = load_build("_kernel_huge") if _kernel is not None else None
 _kernel_vast = load_build("_kernel_vast") if _kernel is not None else None
@@ -81,7 +81,8 @@ _MASK = 0xFFFFFFFFFFFFFFFF
 
 #: Compiled rule sets by (id of the rule set, players): the rule set (so that its id stays
 #: unique while memoised), the compiled spec, or the reason it is not compiled, and the
-#: build of the kernel that compiled it (``_kernel`` or ``_kernel_wide``).
+#: build of the kernel that compiled it (``_kernel``, ``_kernel_wide``, ``_kernel_huge`` or
+#: ``_kernel_vast``).
 _SPECS: dict[tuple[int, int], tuple[RuleSet, Any, str, ModuleType | None]] = {}
 
 

@@ -86,7 +86,7 @@ def unsupported_reason(rules: RuleSet, players: int) -> str | None:
         return f"batched games play the chain rule sets; this one lays triangles on a {geometry}"
     spec, reason, kernel = _compiled_in(rules, players)
     if spec is not None and not hasattr(kernel, "batch_new"):
-        # (the huge and vast builds, beyond 128 tiles, have the playouts only)
+        # (the huge and vast builds, beyond 128 tiles, have no batched games)
         return f"batched games take at most 128 tiles (this set plays in {kernel.__name__})"
     return None if spec is not None else reason
 

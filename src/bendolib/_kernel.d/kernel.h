@@ -26,9 +26,10 @@
 /* Four builds of the same parts: bendolib._kernel (tile sets of at most 64 tiles, a mask
  * is one 64-bit word); compiled with BENDOLIB_WIDE by _kernel_wide.c,
  * bendolib._kernel_wide (at most 128 tiles: double-12's 91, a mask is an unsigned
- * __int128, which gcc and clang give every 64-bit target); and, the playout parts only,
- * compiled as C++ with BENDOLIB_HUGE, a mask being mask_words.h's Mask of MASK_WORDS
- * 64-bit words: by _kernel_huge.cc, bendolib._kernel_huge (4 words, at most 256 tiles:
+ * __int128, which gcc and clang give every 64-bit target); and, the playout parts, the
+ * chain games' step API and the deal (no triangle step API, batched games or small
+ * calls), compiled as C++ with BENDOLIB_HUGE, a mask being mask_words.h's Mask of
+ * MASK_WORDS 64-bit words: by _kernel_huge.cc, bendolib._kernel_huge (4 words, at most 256 tiles:
  * double-15's 136 to double-21's 253), and by _kernel_vast.cc, bendolib._kernel_vast (16
  * words, at most 1,024 tiles: double-22's 276 to double-43's 990, the library's limit).
  * Every part writes masks with mask_t, (mask_t)1 << i, popcount_mask and lowest_bit, and

@@ -1,15 +1,19 @@
 /*
  * bendolib._kernel, small calls (issue 24, point 3): a GameState read in compiled code
- * (state_of: the state tuple of bendolib._kernel_input.state_tuple, built from the
- * attrs slots) and play (run for a GameState, returning a tuple); new_game's deal is
- * deal.c's.
+ * (read_slots: its attrs slots straight into a KState, every check of read_state made;
+ * state_of: the state tuple of bendolib._kernel_input.state_tuple, built from the
+ * attrs slots, for a state read_slots leaves), play (run for a GameState, returning a
+ * tuple), quick and quick_many (playouts and playouts_many in one C call) and
+ * fast_entry; new_game's deal is deal.c's.  In bendolib._kernel and its wide build only
+ * (the C++ builds read the state tuple).
  *
  * state_of builds exactly the tuple state_tuple builds for a chain game (play calls it
- * with a chain game's spec only), from the same objects, for the exact classes the step API's layouts name (GameState, RoundContext, Board, End,
- * RoundResult) with every slot set; for anything else (a subclass, a missing slot, a
- * seed or an occupancy that is no plain int in range) it builds nothing and the caller
- * uses the Python state_tuple.  The tuple then goes through read_state, which checks
- * every value as before: a hostile state is refused exactly as it was.
+ * with a chain game's spec only), from the same objects, for the exact classes the step
+ * API's layouts name (GameState, RoundContext, Board, End, RoundResult) with every slot
+ * set; for anything else (a subclass, a missing slot, a seed or an occupancy that is no
+ * plain int in range) it builds nothing and the caller uses the Python state_tuple.  The
+ * tuple then goes through read_state, which checks every value as before: a hostile
+ * state is refused exactly as it was.
  */
 
 #if PY_VERSION_HEX < 0x030B0000

@@ -11,8 +11,8 @@
  * SplitMix64 draws.  bendolib._kernel_tri_input makes the flat spec and state tuples and
  * sends every rule set with a part or a parameter this file does not know to the engine.
  * Every build compiles it (kernel.h: up to 64 triangles, 128 in the wide build, 256 in
- * the huge one, compiled as C++): hands are mask_t, tile indices tile_t, and the code
- * keeps to the common subset of C and C++.
+ * the huge one, compiled as C++; the vast build is never sent one): hands are mask_t,
+ * tile indices tile_t, and the code keeps to the common subset of C and C++.
  *
  * The board: lattice points (i, j) with |i|, |j| < TW / 2 in a TW x TW grid, point index
  * (i + TW/2) * TW + (j + TW/2), cell index point * 2 + down, so the formulas of
