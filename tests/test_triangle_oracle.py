@@ -28,11 +28,13 @@ The library is called only through the public game API: ``new_game``, ``legal_mo
 ``apply``, the moves' ``tile``/``cell``/``corners`` and the board's placements, open
 edges and scores, as the thing under test.
 
-By default it plays 200 random games of Triangle Dominoes and 5 random matches of
-Triominoes (each several rounds), about 20 s; ``TRIANGLE_ORACLE_GAMES`` and
-``TRIANGLE_ORACLE_MATCHES`` change those numbers (the counts are printed with ``-s``)::
+By default it plays 60 random games of Triangle Dominoes and 5 random matches of
+Triominoes (each several rounds), about 6 s; 200 games with ``BENDOLIB_LONG=1`` (the long
+profile, about 20 s); ``TRIANGLE_ORACLE_GAMES`` and ``TRIANGLE_ORACLE_MATCHES`` set those
+numbers (the counts are printed with ``-s``)::
 
-    TRIANGLE_ORACLE_MATCHES=200 PYTHONPATH=src python -m pytest -s tests/test_triangle_oracle.py
+    BENDOLIB_LONG=1 TRIANGLE_ORACLE_MATCHES=200 PYTHONPATH=src \
+        python -m pytest -s tests/test_triangle_oracle.py
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ from bendolib.rules import TRIANGLE_DOMINOES, TRIOMINOES
 Point = tuple[int, int]  # (X, Y) = (2x, 2y / sqrt(3))
 Tri = tuple[Point, Point, Point]  # vertices, clockwise
 
-GAMES = int(os.environ.get("TRIANGLE_ORACLE_GAMES", "200"))
+LONG = os.environ.get("BENDOLIB_LONG", "") not in ("", "0")
+GAMES = int(os.environ.get("TRIANGLE_ORACLE_GAMES", "200" if LONG else "60"))
 MATCHES = int(os.environ.get("TRIANGLE_ORACLE_MATCHES", "5"))
 
 
