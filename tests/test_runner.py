@@ -68,3 +68,29 @@ def test_parallelism_of_each_kind_of_executor() -> None:
     assert parallelism(pool) == 2
     assert pool.submit(abs, -3).result() == 3
     pool.shutdown()
+
+
+def test_a_ctrl_c_dropped_in_a_finaliser_still_stops_the_run() -> None:
+    """
+    "Ctrl-C stops promptly": CPython drops a KeyboardInterrupt raised inside a finaliser
+    (``__del__``, run wherever the garbage collector runs), which is how a press was lost
+    under load in CI (a 100,000-match process-pool tournament played on).  The run stops
+    at its next check all the same.
+    """
+    import signal
+
+    class PressesCtrlCWhenFinalised:
+        def __del__(self) -> None:
+            # the handler runs here, inside __del__, and its KeyboardInterrupt is dropped
+            signal.raise_signal(signal.SIGINT)
+
+    delivered: list[tuple[int, ...]] = []
+
+    def on_done(chunk: tuple[int, ...], results: list[int]) -> None:
+        delivered.append(chunk)
+        if len(delivered) == 1:
+            PressesCtrlCWhenFinalised()  # made and finalised at once
+
+    with pytest.raises(KeyboardInterrupt):
+        run_indexed(lambda chunk: list(chunk), range(1000), SerialExecutor(), on_done)
+    assert sum(len(chunk) for chunk in delivered) < 1000

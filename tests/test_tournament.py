@@ -254,24 +254,14 @@ def test_ctrl_c_in_the_calling_thread_returns_the_finished_matches() -> None:
 
 
 def test_ctrl_c_stops_a_process_pool_run_within_two_seconds() -> None:
-    import os
-    import signal
-    import threading
     import time
 
-    sent: list[float] = []
+    from ctrl_c import pressing_ctrl_c
 
-    def press_ctrl_c() -> None:
-        sent.append(time.monotonic())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(1.5, press_ctrl_c)
-    timer.start()
-    with pytest.raises(TournamentInterrupted) as caught:
+    with pressing_ctrl_c(1.5) as sent, pytest.raises(TournamentInterrupted) as caught:
         run_tournament(SHORT, ["greedy", "random"], 100_000, seed=1)
     stopped = time.monotonic() - sent[0]
-    timer.cancel()
-    assert stopped < 2.0, stopped
+    assert len(sent) == 1 and stopped < 2.0, (sent, stopped)
     partial = caught.value.result
     assert partial.interrupted and 0 < len(partial.records) < 100_000
 

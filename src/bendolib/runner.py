@@ -66,6 +66,35 @@ def _interrupts_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+@contextmanager
+def _interrupts_remembered() -> Iterator[threading.Event]:
+    """
+    Ctrl-C raises KeyboardInterrupt as usual during the block, and the event it yields is
+    set too: CPython drops an exception raised inside a finaliser (a ``__del__``, a
+    weakref callback, run by the garbage collector wherever the main thread happens to
+    be), so a press that lands there is lost unless the caller checks the event.  Only in
+    the main thread, and only over Python's default handler (a handler of the caller's
+    is left alone).
+    """
+    pressed = threading.Event()
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield pressed
+        return
+
+    def on_interrupt(number: int, frame: object) -> None:
+        pressed.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
     """
     A process pool of ``workers`` processes (default: one per CPU) that ignore Ctrl-C,
@@ -170,20 +199,23 @@ def run_indexed(
         on_done(chunk, results)
 
     try:
-        while True:
-            while len(in_flight) < window and submitted < total:
-                chunk = tuple(indices[submitted : submitted + chunk_size()])
-                submitted += len(chunk)
-                in_flight[executor.submit(timed, chunk)] = chunk
-                if isinstance(executor, SerialExecutor):
+        with _interrupts_remembered() as pressed:
+            while True:
+                while len(in_flight) < window and submitted < total:
+                    chunk = tuple(indices[submitted : submitted + chunk_size()])
+                    submitted += len(chunk)
+                    in_flight[executor.submit(timed, chunk)] = chunk
+                    if isinstance(executor, SerialExecutor):
+                        break
+                if not in_flight:
                     break
-            if not in_flight:
-                break
-            finished, _ = wait(tuple(in_flight), PROGRESS_SECONDS, FIRST_COMPLETED)
-            for future in finished:
-                deliver(future)
-            if progress is not None:
-                progress(done, total)
+                finished, _ = wait(tuple(in_flight), PROGRESS_SECONDS, FIRST_COMPLETED)
+                for future in finished:
+                    deliver(future)
+                if progress is not None:
+                    progress(done, total)
+                if pressed.is_set():  # a press the interpreter dropped (in a finaliser)
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         for future in in_flight:
             future.cancel()
