@@ -6,7 +6,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
@@ -19,6 +19,11 @@ def pressing_ctrl_c(first: float) -> Iterator[list[float]]:
     runner now stops on it all the same) then costs the test seconds, not the minutes of
     a long run played to its end; the test's own time check still fails.
     """
+    handler = signal.getsignal(signal.SIGINT)
+    assert handler is signal.default_int_handler, (
+        f"Ctrl-C is not Python's default at the start of the test: {handler!r} (left by "
+        "an earlier test or a library?)"
+    )
     sent: list[float] = []
     stop = threading.Event()
 
@@ -36,3 +41,20 @@ def pressing_ctrl_c(first: float) -> Iterator[list[float]]:
     finally:
         stop.set()
         presser.join()
+
+
+def give_up_after(seconds: float) -> Callable[[int, int], None]:
+    """
+    A ``progress`` callback that fails the run (AssertionError) ``seconds`` after its
+    first call: a test of Ctrl-C whose presses are all lost fails then, rather than
+    playing its long run to the end.
+    """
+    start: list[float] = []
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        start[:] = start or [now]
+        if now - start[0] > seconds:
+            raise AssertionError(f"still running {seconds} s on: Ctrl-C did not stop it")
+
+    return progress

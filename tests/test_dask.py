@@ -68,14 +68,20 @@ def test_self_play_on_the_cluster_equals_the_serial_run(client: Any, tmp_path: P
 
 
 def test_ctrl_c_stops_a_run_on_the_cluster(client: Any) -> None:
-    from ctrl_c import pressing_ctrl_c
+    from ctrl_c import give_up_after, pressing_ctrl_c
 
     # Ctrl-C at 1 s.  Twice, under load in CI, a press was lost and a run of 100,000
     # matches played on for minutes: CPython drops a KeyboardInterrupt raised inside a
     # finaliser, and bendolib.runner now stops on such a press too
     # (tests/test_runner.py); a lost press would cost seconds here, not minutes
     with pressing_ctrl_c(1.0) as sent, pytest.raises(TournamentInterrupted) as caught:
-        run_tournament(SHORT, ["greedy", "random"], 100_000, executor=client.get_executor())
+        run_tournament(
+            SHORT,
+            ["greedy", "random"],
+            100_000,
+            executor=client.get_executor(),
+            progress=give_up_after(20),
+        )
     assert time.monotonic() - sent[0] < 2.0
     assert 0 < len(caught.value.result.records) < 100_000
     # the cluster is free again: the next run is not queued behind the cancelled one

@@ -256,10 +256,10 @@ def test_ctrl_c_in_the_calling_thread_returns_the_finished_matches() -> None:
 def test_ctrl_c_stops_a_process_pool_run_within_two_seconds() -> None:
     import time
 
-    from ctrl_c import pressing_ctrl_c
+    from ctrl_c import give_up_after, pressing_ctrl_c
 
     with pressing_ctrl_c(1.5) as sent, pytest.raises(TournamentInterrupted) as caught:
-        run_tournament(SHORT, ["greedy", "random"], 100_000, seed=1)
+        run_tournament(SHORT, ["greedy", "random"], 100_000, seed=1, progress=give_up_after(20))
     stopped = time.monotonic() - sent[0]
     assert len(sent) == 1 and stopped < 2.0, (sent, stopped)
     partial = caught.value.result
