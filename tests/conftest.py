@@ -8,6 +8,7 @@ not collected, and the summary says which files and why (tests/extras.py).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -15,6 +16,13 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import extras
+
+# Ctrl-C as a terminal delivers it: a harness that starts the tests in the background of
+# a shell without job control hands them SIGINT ignored (POSIX), which the command-line
+# runs they start inherit, and no test of Ctrl-C could then interrupt anything (a run of
+# 100,000 matches played to its end).  Python installs its handler only over SIG_DFL.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile(
     "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -15,9 +15,10 @@ def pressing_ctrl_c(first: float) -> Iterator[list[float]]:
     """
     Ctrl-C (SIGINT to this process) ``first`` seconds into the block, and again every 2 s
     until it ends; yields the times of the presses (``time.monotonic``).  A press that is
-    lost (bendolib.runner: CPython drops a KeyboardInterrupt raised in a finaliser; the
-    runner now stops on it all the same) then costs the test seconds, not the minutes of
-    a long run played to its end; the test's own time check still fails.
+    lost then costs the test seconds, not the minutes of a long run played to its end;
+    the test's own time check still fails.  Ctrl-C must be Python's default handler at
+    the start (tests/conftest.py restores it where a harness starts the tests with SIGINT
+    ignored).
     """
     handler = signal.getsignal(signal.SIGINT)
     assert handler is signal.default_int_handler, (

@@ -73,9 +73,8 @@ def test_parallelism_of_each_kind_of_executor() -> None:
 def test_a_ctrl_c_dropped_in_a_finaliser_still_stops_the_run() -> None:
     """
     "Ctrl-C stops promptly": CPython drops a KeyboardInterrupt raised inside a finaliser
-    (``__del__``, run wherever the garbage collector runs), which is how a press was lost
-    under load in CI (a 100,000-match process-pool tournament played on).  The run stops
-    at its next check all the same.
+    (``__del__``, run wherever the garbage collector runs), so a press that lands there
+    used to be lost and the run played on.  It stops at its next check all the same.
     """
     import signal
 
