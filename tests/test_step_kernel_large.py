@@ -22,6 +22,7 @@ import pytest
 from bendolib import GameState, apply, engine, legal_moves, new_game, position_text
 from bendolib._kernel_abi import load_build
 from large_sets import CHAIN_GAMES, on_double
+from step_compare import play_against_the_engine
 
 #: The builds by name, None where not built (or without the kernel).
 BUILDS: dict[str, ModuleType | None] = {
@@ -57,26 +58,9 @@ def _play(
 ) -> tuple[int, int]:
     """Random moves, each compared with the Python engine: (moves, the build's listings
     and applies)."""
-    done = used = applied = 0
-    while not state.is_game_over and done < steps:
-        used += build.step_legal(state) is not None
-        fast = legal_moves(state)
-        with monkeypatch.context() as patch:
-            _pure(patch)
-            slow = legal_moves(state)
-            move = slow[rng.randrange(len(slow))]
-            expected = apply(state, move)
-        assert fast == slow
-        listed = fast[slow.index(move)]
-        applied += build.step_apply(state, listed, state, engine._last_listed[1]) is not None
-        after = apply(state, listed)
-        assert after == expected
-        assert hash(after) == hash(expected)
-        assert after.history == expected.history
-        assert type(after) is GameState
-        state = after
-        done += 1
-    return done, min(used, applied)
+    return play_against_the_engine(
+        state, rng, monkeypatch, steps, _pure, build.step_legal, build.step_apply
+    )
 
 
 @pytest.mark.parametrize("top", sorted(TOPS))

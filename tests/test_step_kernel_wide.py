@@ -19,6 +19,7 @@ import pytest
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game, position_text
 from large_sets import CHAIN_GAMES, on_double
+from step_compare import play_against_the_engine
 
 pytestmark = pytest.mark.skipif(
     engine._step_legal_wide is None, reason="the wide build of the kernel is not built"
@@ -39,30 +40,9 @@ def _play(
     state: GameState, rng: random.Random, monkeypatch: pytest.MonkeyPatch, steps: int
 ) -> tuple[int, int]:
     """Random moves, each compared with the Python engine: (moves, wide listings and applies)."""
-    wide = engine._step_legal_wide
-    assert wide is not None
-    done = used = applied = 0
-    while not state.is_game_over and done < steps:
-        used += wide(state) is not None
-        fast = legal_moves(state)
-        with monkeypatch.context() as patch:
-            _pure(patch)
-            slow = legal_moves(state)
-            move = slow[rng.randrange(len(slow))]
-            expected = apply(state, move)
-        assert fast == slow
-        assert legal_moves(state) is fast or legal_moves(state) == fast
-        listed = fast[slow.index(move)]
-        assert engine._step_apply_wide is not None
-        applied += engine._step_apply_wide(state, listed, state, engine._last_listed[1]) is not None
-        after = apply(state, listed)
-        assert after == expected
-        assert hash(after) == hash(expected)
-        assert after.history == expected.history
-        assert type(after) is GameState
-        state = after
-        done += 1
-    return done, min(used, applied)
+    wide, wide_apply = engine._step_legal_wide, engine._step_apply_wide
+    assert wide is not None and wide_apply is not None
+    return play_against_the_engine(state, rng, monkeypatch, steps, _pure, wide, wide_apply)
 
 
 def _served(name: str) -> bool:
