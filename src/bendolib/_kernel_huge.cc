@@ -57,10 +57,7 @@ static PyObject *tri_step_apply(PyObject *const *args, int *mine) {
 
 static PyMethodDef methods[] = {
     PLAYOUT_METHODS
-    {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
-    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
-    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
-     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    STEP_METHODS
     DEAL_METHODS
     {NULL, NULL, 0, NULL},
 };

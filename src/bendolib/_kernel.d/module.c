@@ -72,10 +72,7 @@ static PyObject *k_deal_deck(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     PLAYOUT_METHODS
-    {"step_setup", k_step_setup, METH_O, "step_setup(config): the engine's classes, tables and helpers"},
-    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"},
-    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,
-     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
+    STEP_METHODS
     {"deal_hands", k_deal_hands, METH_VARARGS, "deal_hands(deck, players, size) -> the hand masks, or None"},
     {"deal_deck", k_deal_deck, METH_VARARGS,
      "deal_deck(seed, round_number, attempt, count) -> the shuffled tile indices of a deal"},

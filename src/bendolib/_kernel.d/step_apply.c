@@ -720,3 +720,11 @@ done:
         Py_RETURN_NONE;
     return out;
 }
+
+/* the step API's entries of a method table (module.c's and the C++ builds') */
+#define STEP_METHODS                                                                       \
+    {"step_setup", k_step_setup, METH_O,                                                   \
+     "step_setup(config): the engine's classes, tables and helpers"},                      \
+    {"step_legal", k_step_legal, METH_O, "step_legal(state) -> legal_moves(state), or None"}, \
+    {"step_apply", (PyCFunction)(void (*)(void))k_step_apply, METH_FASTCALL,               \
+     "step_apply(state, move, listed_for, moves) -> apply(state, move), or None"},
