@@ -16,8 +16,9 @@ import attrs
 import pytest
 
 import bendolib
-from bendolib import GameState, apply, engine, legal_moves, new_game
+from bendolib import apply, engine, legal_moves, new_game
 from bendolib._rng import SplitMix64, derive_seed
+from step_compare import assert_same_state, listed_both_ways
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -52,20 +53,10 @@ def test_same_listings_and_states(name: str, players: int, monkeypatch: pytest.M
             assert new_game(rules, players, seed) == state
         steps = 0
         while not state.is_game_over and steps < 120:
-            fast = legal_moves(state)
-            with monkeypatch.context() as patch:
-                _pure(patch)
-                slow = legal_moves(state)
-                move = slow[rng.randrange(len(slow))]
-                expected = apply(state, move)
-            assert fast == slow
+            step = listed_both_ways(state, rng, monkeypatch, _pure)
             assert compiled_legal is not None and compiled_apply is not None
-            listed = fast[slow.index(move)]
-            after = apply(state, listed)
-            assert after == expected
-            assert hash(after) == hash(expected)
-            assert after.history == expected.history
-            assert type(after) is GameState
+            after = apply(state, step.listed)
+            assert_same_state(after, step.expected)
             state = after
             steps += 1
 

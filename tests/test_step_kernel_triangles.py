@@ -23,6 +23,7 @@ from bendolib.limits import MAX_TILES
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.tiles import TileSet
 from large_sets import EVERY_LARGE_TRIANGLE_SET, LARGE_TRIANGLE_SETS, on_triangles
+from step_compare import assert_same_state, listed_both_ways
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
 
@@ -71,17 +72,10 @@ def test_same_listings_states_and_tables(
             state = new_game(rules, players, seed)
             steps = 0
             while not state.is_game_over and steps < 150:
-                fast = legal_moves(state)
-                with monkeypatch.context() as patch:
-                    _pure(patch)
-                    slow = legal_moves(state)
-                    move = slow[rng.randrange(len(slow))]
-                    expected = apply(state, move)
-                assert fast == slow
-                after = apply(state, fast[slow.index(move)])
-                assert after == expected and hash(after) == hash(expected)
-                assert _tables(after) == _tables(expected)
-                assert after.history == expected.history
+                step = listed_both_ways(state, rng, monkeypatch, _pure)
+                after = apply(state, step.listed)
+                assert_same_state(after, step.expected)
+                assert _tables(after) == _tables(step.expected)
                 state = after
                 steps += 1
 
@@ -103,20 +97,13 @@ def test_larger_triangle_sets_step_as_the_engine(
         for _ in range(40):
             if state.is_round_over:
                 break
-            fast = legal_moves(state)
-            with monkeypatch.context() as patch:
-                _pure(patch)
-                slow = legal_moves(state)
-                move = slow[rng.randrange(len(slow))]
-                expected = apply(state, move)
-            assert fast == slow
+            step = listed_both_ways(state, rng, monkeypatch, _pure)
             if state.board.placements:
                 compiled += engine._step_legal_wide(state) is not None
-                compiled += engine._step_apply_wide(state, move, state, slow) is not None
-            after = apply(state, fast[slow.index(move)])
-            assert after == expected and hash(after) == hash(expected)
-            assert _tables(after) == _tables(expected)
-            assert after.history == expected.history
+                compiled += engine._step_apply_wide(state, step.move, state, step.slow) is not None
+            after = apply(state, step.listed)
+            assert_same_state(after, step.expected)
+            assert _tables(after) == _tables(step.expected)
             state = after
         assert compiled > 10, (rules.name, players)
 
@@ -137,16 +124,10 @@ def test_every_wide_triangle_set_long(
             for _ in range(400):
                 if state.is_game_over:
                     break
-                fast = legal_moves(state)
-                with monkeypatch.context() as patch:
-                    _pure(patch)
-                    slow = legal_moves(state)
-                    move = slow[rng.randrange(len(slow))]
-                    expected = apply(state, move)
-                assert fast == slow
-                after = apply(state, fast[slow.index(move)])
-                assert after == expected and _tables(after) == _tables(expected)
-                assert after.history == expected.history
+                step = listed_both_ways(state, rng, monkeypatch, _pure)
+                after = apply(state, step.listed)
+                assert_same_state(after, step.expected)
+                assert _tables(after) == _tables(step.expected)
                 state = after
 
 
