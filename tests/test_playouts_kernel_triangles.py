@@ -101,6 +101,28 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+def _plays_as_the_engine(
+    kernel: Any, spec: object, state: bendolib.GameState, k: int, count: int, firsts: int, what: str
+) -> None:
+    """From ``state``, move for move the engine's: the listing, ``count`` random playouts
+    (seed ``k``) to the end of the round and of the match, and the heaviest and greedy
+    policies with each of the first ``firsts`` moves."""
+    rules = state.rules
+    listed = tuple(code(rules, m) for m in legal_moves(state))
+    assert kernel.listing(spec, state_tuple(state)) == listed
+    for until in ("round", "match"):
+        expected = reference_playouts(state, count, seed=k, until=until, record=True)
+        got = kernel_playouts(state, count, seed=k, until=until)
+        assert_same(expected, got, f"{what} {until}")
+    if state.is_round_over:
+        return
+    first = tuple(range(len(listed)))[:firsts]
+    for policy in ("heaviest", "greedy"):
+        expected = reference_playouts(state, policy=policy, record=True, first=first)
+        got = kernel_playouts(state, len(first), policy=policy, first=first)
+        assert_same(expected, got, f"{what} {policy}")
+
+
 def _rules(name: str, params: dict[str, Any]) -> bendolib.RuleSet:
     return bendolib.rules.get(name).configure(f"{name}-option", **params)
 
@@ -117,19 +139,7 @@ def test_every_option_plays_as_the_engine(name: str, params: dict[str, Any]) -> 
         kernel = kernel_api._kernel
         assert kernel is not None
         for k, state in enumerate(_starts(rules, players)):
-            listed = tuple(code(rules, m) for m in legal_moves(state))
-            assert kernel.listing(spec, state_tuple(state)) == listed
-            for until in ("round", "match"):
-                expected = reference_playouts(state, 4, seed=k, until=until, record=True)
-                got = kernel_playouts(state, 4, seed=k, until=until)
-                assert_same(expected, got, f"{rules.name} {params} {players}p {until}")
-            if state.is_round_over:
-                continue
-            first = tuple(range(len(listed)))[:6]
-            for policy in ("heaviest", "greedy"):
-                expected = reference_playouts(state, policy=policy, record=True, first=first)
-                got = kernel_playouts(state, len(first), policy=policy, first=first)
-                assert_same(expected, got, f"{rules.name} {params} {players}p {policy}")
+            _plays_as_the_engine(kernel, spec, state, k, 4, 6, f"{rules.name} {params} {players}p")
 
 
 def _starts(rules: bendolib.RuleSet, players: int) -> list[bendolib.GameState]:
@@ -163,22 +173,9 @@ def test_larger_triangle_sets_play_as_the_engine(name: str, top: int, mirrors: b
         spec, _, kernel = kernel_api._compiled_in(rules, players)
         assert kernel is build and kernel is not None
         for k, state in enumerate(_starts(rules, players)[1:]):
-            listed = tuple(code(rules, m) for m in legal_moves(state))
-            assert kernel.listing(spec, state_tuple(state)) == listed
-            what = f"{rules.name} {players}p"
             # (beyond 128 tiles the engine has no compiled step paths: fewer playouts)
             count = 2 if tiles <= 128 else 1
-            for until in ("round", "match"):
-                expected = reference_playouts(state, count, seed=k, until=until, record=True)
-                got = kernel_playouts(state, count, seed=k, until=until)
-                assert_same(expected, got, what)
-            if state.is_round_over:
-                continue
-            first = tuple(range(len(listed)))[:2]
-            for policy in ("heaviest", "greedy"):
-                expected = reference_playouts(state, policy=policy, record=True, first=first)
-                got = kernel_playouts(state, len(first), policy=policy, first=first)
-                assert_same(expected, got, f"{what} {policy}")
+            _plays_as_the_engine(kernel, spec, state, k, count, 2, f"{rules.name} {players}p")
 
 
 @needs_kernel
