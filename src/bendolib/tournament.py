@@ -164,7 +164,7 @@ class MatchTooLongError(BendolibError):
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), self._args())
 
-    def _args(self) -> tuple[Any, ...]:
+    def _args(self) -> tuple[str, int, int, int, int, tuple[int, ...], int | None]:
         return (
             self.rules,
             self.max_moves,
@@ -177,15 +177,7 @@ class MatchTooLongError(BendolibError):
 
     def in_match(self, match: int) -> MatchTooLongError:
         """The same error, naming tournament match ``match``."""
-        return MatchTooLongError(
-            self.rules,
-            self.max_moves,
-            self.seed,
-            self.bot_seed,
-            self.round_number,
-            self.scores,
-            match,
-        )
+        return MatchTooLongError(*self._args()[:-1], match)
 
 
 def check_max_moves(max_moves: int) -> int:
