@@ -55,7 +55,7 @@ typedef struct {
     int place_ok;    /* no effects, no play scoring */
     PyObject *tileset, *fit_masks, *face_mask, *memo, *by_id, *count_obj, *tiles, *turn_table;
     PyObject *scoring, *match, *sides[MAXP + 1]; /* sides: by player count, filled on use */
-    int match_plain;  /* a Match: its winner is worked out here */
+    int match_plain;  /* a Match whose highest total wins: its winner is worked out here */
     long target;
     long points[MAXT];
     long count;
@@ -499,6 +499,13 @@ static RulesInfo *rules_facts(RulesInfo *ri, PyObject *rules) {
         if (!v)
             goto fail;
         ri->match_plain = !as_long(v, &ri->target);
+        Py_DECREF(v);
+        /* the highest total wins a shared target; several="round_winner" (its winner
+         * told by the round's winners) is left to the Python engine */
+        if (!(v = PyObject_GetAttrString(ri->match, "several")))
+            goto fail;
+        if (!PyUnicode_CheckExact(v) || PyUnicode_CompareWithASCIIString(v, "highest") != 0)
+            ri->match_plain = 0;
         Py_DECREF(v);
     }
     v = PyObject_GetAttrString(ri->tileset, "_points");
