@@ -512,6 +512,28 @@ class WritesIntoTheBoard:
         return move
 
 
+class WritesLater:
+    """
+    Keeps the first tile on the table of each observation it is shown and, from its
+    ninth call, writes into the one it kept the call before (the harness shares a game's
+    copies between decisions: what it was given once is part of what it is given again).
+    """
+
+    name = "writes-later"
+
+    def __init__(self) -> None:
+        self.kept: object | None = None
+        self.calls = 0
+
+    def choose(self, observation: Observation, legal: Sequence[Move], rng: random.Random) -> Move:
+        self.calls += 1
+        if self.kept is not None and self.calls > 8:
+            object.__setattr__(self.kept, "tile", 0)
+        if observation.board.placements:
+            self.kept = observation.board.placements[0]
+        return legal[0]
+
+
 class SortsACopy:
     """Legitimate: sorts its own copy of the legal moves."""
 

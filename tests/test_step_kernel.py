@@ -113,7 +113,7 @@ def test_a_deal_larger_than_the_deck_deals_what_there_is() -> None:
     assert engine._deal_hands((3, 1, 0, 2), 2, 2) == (0b1010, 0b101)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bst.rulesets(configured=True), st.data())
 def test_configured_rule_sets_play_as_the_engine(
     rules: bendolib.RuleSet, data: st.DataObject

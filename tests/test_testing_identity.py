@@ -49,6 +49,7 @@ from planted_bugs import (
     SortsACopy,
     WritesIntoMoves,
     WritesIntoTheBoard,
+    WritesLater,
     planted,
 )
 
@@ -121,6 +122,21 @@ def test_a_bot_writing_into_the_observation_is_mutation_not_nondeterminism() -> 
     assert report.violation is not None and report.violation.invariant == BOT_PURE, str(report)
     assert "observation's board" in report.violation.message
     assert check_bot(SortsACopy(), BASIC, games=2, max_moves=30).ok
+
+
+def test_a_write_into_a_copy_given_decisions_ago_is_mutation() -> None:
+    """
+    The harness copies each part of a game once (a game's copies are shared between its
+    decisions): a bot that writes into a tile on the table it was shown earlier is
+    caught at the decision it writes in (the harness before the shared copies missed
+    it); with that check not asked for, the game plays on.
+    """
+    report = check_bot(WritesLater(), BASIC, games=1, max_moves=60)
+    violation = report.violation
+    assert violation is not None and violation.invariant == BOT_PURE, str(report)
+    assert "observation's board" in violation.message
+    others = [n for n in check_bot(RandomBot(), BASIC, games=1).invariants if n != BOT_PURE]
+    assert check_bot(WritesLater(), BASIC, games=1, max_moves=60, invariants=others).ok
 
 
 def test_checks_left_out_never_crash_the_harness() -> None:
