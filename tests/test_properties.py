@@ -4,7 +4,6 @@ termination and scores as the rules say (seeds/000)."""
 
 from __future__ import annotations
 
-import copy
 import pickle
 import random
 
@@ -89,16 +88,16 @@ def test_every_legal_move_applies_and_apply_never_mutates(
     seed: int, players: int, pick: int
 ) -> None:
     """Every legal move of every state reached applies; the input state is unchanged
-    (equal to a deep copy taken before, same hash, same pickle)."""
+    (equal to a copy taken before, same hash, same pickle)."""
     rng = random.Random(pick)
     state = bendolib.new_game(BASIC, players=players, seed=seed)
     for _ in range(60):
         if state.is_game_over:
             break
         moves = bendolib.legal_moves(state)
-        frozen = copy.deepcopy(state)
         digest = hash(state)
         dumped = pickle.dumps(state)
+        frozen = pickle.loads(dumped)  # (a deep copy, quicker than copy.deepcopy)
         for move in moves:
             after = bendolib.apply(state, move)
             assert after is not state
