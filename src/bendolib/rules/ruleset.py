@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from typing import Any, Literal
@@ -150,13 +151,19 @@ def _matches(hint: Any, value: Any) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=256)
+def _hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, once a class (it evaluates every annotation)."""
+    return typing.get_type_hints(cls)
+
+
 def _check_value(cls: type, key: str, value: Any) -> None:
     """Raise RuleSetError when a parameter value does not fit the field's annotation."""
     field = attrs.fields_dict(cls)[key]
     if field.converter is not None:
         return
     try:
-        hint = typing.get_type_hints(cls)[key]
+        hint = _hints(cls)[key]
     except Exception:  # an annotation that cannot be resolved: the policy checks its values
         return
     if not _matches(hint, value):
