@@ -537,6 +537,28 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
     ):
         # 0-0-0 may open instead of the highest triple: the deciding tile is unknown
         return {}
+    key = (id(obs.rules), obs.players, obs.player, own_block, starter, opening, obs.round_number)
+    found = _EXCLUSIONS.get(key)
+    if found is not None and found[0] is obs.rules:
+        return dict(found[1])
+    out = _excluded(obs, own_block, starter, opening)
+    if len(_EXCLUSIONS) >= 256:
+        _EXCLUSIONS.clear()
+    _EXCLUSIONS[key] = (obs.rules, out)
+    return dict(out)
+
+
+#: :func:`_start_exclusions`' answers by what they depend on (the rule set, kept so that
+#: its id stays its own): a seat asks the same question at each of its decisions in a
+#: round, and each answer asks the start policy once a hidden tile and seat (0.4 ms
+#: with the double-six set, 4 players).
+_EXCLUSIONS: dict[tuple[int, ...], tuple[RuleSet, dict[int, int]]] = {}
+
+
+def _excluded(obs: Observation, own_block: int, starter: int, opening: int) -> dict[int, int]:
+    """:func:`_start_exclusions` once the round's start is known: the probes."""
+    policy = obs.rules.start
+    tileset = obs.rules.tileset
     base = [0] * obs.players
     base[obs.player] = own_block
     if opening >= 0:
