@@ -223,8 +223,8 @@ class _VandalBot(bendolib.bots.RandomBot):
 
 
 def test_an_opponent_writing_into_its_observation_cannot_change_the_game() -> None:
-    """The env hands its bots detached observations (/work/notes/closing.md, issue 26
-    left-overs): a bot that clears the triangle board's tables plays random's game."""
+    """The env hands its bots detached observations (issue 26, left-overs):
+    a bot that clears the triangle board's tables plays random's game."""
     seen = []
     for opponent in (bendolib.bots.RandomBot(), _VandalBot()):
         env = adapter.BendolibGymEnv(TRIANGLE_DOMINOES, opponents=[opponent])

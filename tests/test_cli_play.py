@@ -197,8 +197,8 @@ def test_a_match_won_at_the_target_during_play_is_announced(
 def test_a_bot_writing_into_its_observation_cannot_change_the_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``play`` hands its bots detached observations (/work/notes/closing.md, issue 26
-    left-overs): a bot that clears the triangle board's tables plays random's game."""
+    """``play`` hands its bots detached observations (issue 26, left-overs):
+    a bot that clears the triangle board's tables plays random's game."""
     argv = ["play", "--rules", "triangle-dominoes", "--seed", "3", "--bots"]
     status, plain, _ = run([*argv, "random"], capsys, monkeypatch, FIRST_MOVES)
     assert status == 0 and "match over" in plain

@@ -233,9 +233,8 @@ def endless_triominoes() -> RuleSet:
 @needs_kernel
 def test_an_endless_match_stops_at_the_bound() -> None:
     """
-    A match that never ends (/work/notes/closing.md: the configured rule sets' test spent
-    16 CPU-minutes in the engine): the kernel stops at MAXSTEPS and hands it to the engine,
-    which stops at the same bound and raises, where it used to play for ever.
+    A match that never ends (a configured rule set once kept the configured rule sets'
+    test in the engine for 16 CPU-minutes): the kernel stops at MAX_STEPS and refuses it.
     """
     kernel = kernel_api._kernel
     assert kernel is not None
@@ -243,6 +242,16 @@ def test_an_endless_match_stops_at_the_bound() -> None:
     state = new_game(endless_triominoes(), 2, seed=1)
     with pytest.raises(kernel.UnsupportedError):
         kernel_playouts(state, 1, seed=5, until="match")
+
+
+@needs_kernel
+def test_the_engine_stops_an_endless_match_at_the_same_bound() -> None:
+    """
+    ``playouts`` hands the match the kernel refused to the Python engine, which stops at
+    the same bound and raises, where it used to play for ever (200,000 moves of the
+    engine: scripts/sanitize leaves this one out).
+    """
+    state = new_game(endless_triominoes(), 2, seed=1)
     with pytest.raises(PlayoutError, match=r"still going after 200,000 moves.*match may never end"):
         kernel_api.playouts(state, 1, seed=5, until="match")
 
@@ -502,7 +511,7 @@ def test_the_engines_bound_counts_moves_as_the_kernels(monkeypatch: pytest.Monke
     """
     The engine's playouts stop where the kernel's do (MAXSTEPS, playout.c and tri.c): a
     playout of exactly MAX_MOVES moves is played, one that needs one more raises
-    (the endless match of /work/notes/closing.md, shown on a short bound).
+    (the endless match of test_an_endless_match_stops_at_the_bound, on a short bound).
     """
     import bendolib._playouts_reference as reference
 

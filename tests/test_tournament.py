@@ -318,7 +318,7 @@ class VandalBot(RandomBot):
 @pytest.mark.parametrize("name", ["triangle-dominoes", "triominoes", "basic"])
 def test_a_bot_writing_into_what_it_was_given_cannot_change_the_match(name: str) -> None:
     """
-    /work/notes/closing.md (issue 26 left-overs): the runner handed bots the game's own
+    Issue 26 (left-overs): the runner handed bots the game's own
     objects, and a bot clearing the triangle board's tables it was given turned a
     113-move Triangle Dominoes match into a 29-move one.  The legal moves are a tuple of
     frozen moves and the observation is detached: the vandal plays random's match.

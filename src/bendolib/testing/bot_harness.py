@@ -374,7 +374,8 @@ class _BotGame:
             index = legal.index(move)
             self.moves.append(str(move))
             self.choices.append(index)
-            after = engine.apply(state, move)
+            # (the listed move, not the bot's copy: the history holds nothing of the bot's)
+            after = engine.apply(state, legal[index])
             if state.phase == PLAYING and after.phase != PLAYING:
                 self.rounds += 1
             state = after
@@ -589,8 +590,9 @@ def bot_state_machine(
 
         def _apply(self, move: Move) -> None:
             legal = engine.legal_moves(self.state)
-            self.choices.append(legal.index(move))
-            self.state = engine.apply(self.state, move)
+            index = legal.index(move)
+            self.choices.append(index)
+            self.state = engine.apply(self.state, legal[index])  # (the listed move)
 
         @initialize(count=st.sampled_from(counts), seed=_SEEDS)
         def deal(self, count: int, seed: int) -> None:
