@@ -1374,14 +1374,16 @@ static PyObject *tri_run(PyObject *args) {
         Py_ssize_t to = from + CHUNK < count ? from + CHUNK : count;
         int err = 0;
         used = 0;
-        Py_BEGIN_ALLOW_THREADS
+        /* without the GIL but for a single playout, as run.c's run_from */
+        PyThreadState *saved = to - from > 1 ? PyEval_SaveThread() : NULL;
         for (Py_ssize_t i = from; i < to && !err; i++) {
             starts[i - from] = used;
             err = t_play_one(&batch, i, work, buffer, &choices, &used, &capacity, &moves[i - from]);
             if (!err)
                 t_final(work, &finals[i - from]);
         }
-        Py_END_ALLOW_THREADS
+        if (saved)
+            PyEval_RestoreThread(saved);
         if (err == E_NO_MEMORY) {
             PyErr_NoMemory();
             goto fail;
