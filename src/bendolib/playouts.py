@@ -215,10 +215,10 @@ def playouts(
     ``Outcome.choices``.  The same arguments give the same outcomes with or without the
     compiled kernel.  The kernel plays a call of several playouts without holding the
     GIL, so such calls in several threads run in parallel (a single playout keeps it:
-    letting it go would cost a sixth of the call).  A playout still going after :data:`MAX_MOVES` moves (a
-    match whose target no score reaches, under some configured rules) raises
-    :class:`PlayoutError` on both engines (the kernel hands it to the engine, which
-    replays it to the same bound).
+    letting it go would cost a sixth of the call).  A playout still going after
+    :data:`MAX_MOVES` moves (a match whose target no score reaches, under some configured
+    rules) raises :class:`PlayoutError` on both engines (the kernel hands it to the
+    engine, which replays it to the same bound).
     """
     kernel = _kernel
     if first is None and kernel is not None:
