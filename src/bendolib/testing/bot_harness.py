@@ -276,7 +276,8 @@ class _BotGame:
     choices: list[int] = attrs.Factory(list)
     limits: list[str] = attrs.Factory(list)
     rounds: int = 0
-    copies: dict[int, Any] = attrs.Factory(dict)  # what the bot was given (_copies)
+    #: what the bot was given, for the game (_copies' memo)
+    copies: dict[int, Any] = attrs.field(factory=dict, repr=False, eq=False)
 
     def violation(self, name: str, message: str) -> Violation:
         return Violation(
