@@ -164,6 +164,28 @@ def test_differential_random_playouts(name: str, players: int) -> None:
 
 
 @needs_kernel
+@pytest.mark.parametrize("name", ["bendo-all-in-caribbean", "bendo-all-in-teams"])
+def test_a_shared_target_goes_to_the_rounds_winner(name: str) -> None:
+    """
+    ``Match(several="round_winner")`` in the kernel (``rules.c``'s ``match_winner``):
+    whole matches on a low target, the kernel's as the engine's, and some of them won by
+    the round's winner where ``"highest"`` goes on (found by the step path's test of the
+    checker's game, tests/test_step_kernel.py).
+    """
+    rules = bendolib.rules.get(name).configure(several="round_winner", target=25)
+    highest = rules.configure(several="highest")
+    decided = 0
+    for seed in range(6):
+        state = new_game(rules, 4, seed=seed)
+        expected = reference_playouts(state, 10, seed=seed, until="match", record=True)
+        assert_same(expected, kernel_playouts(state, 10, seed=seed, until="match"), name)
+        other = kernel_playouts(new_game(highest, 4, seed=seed), 10, seed=seed, until="match")
+        pairs = zip(expected, other, strict=True)
+        decided += sum(a.match_winner != b.match_winner for a, b in pairs)
+    assert decided > 0
+
+
+@needs_kernel
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_differential_heaviest_and_greedy(name: str, players: int) -> None:
     """The deterministic policies, each from several positions, first moves forced."""

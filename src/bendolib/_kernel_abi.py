@@ -9,7 +9,7 @@ from types import ModuleType
 #: The kernel's interface version (``KERNEL_ABI`` in ``_kernel.d/kernel.h``, of every
 #: build): a build with another one (say, an editable install not rebuilt after a pull)
 #: is not used.
-ABI = 4
+ABI = 5
 
 #: The fields of the parts that both kernels' readers (``_kernel_input`` for the chain
 #: games, ``_kernel_tri_input`` for the triangle games) know, written once: a part with

@@ -173,8 +173,6 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
         (rules.match, "the match"),
     ):
         _known(part, what)
-    if getattr(rules.match, "several", "highest") != "highest":
-        raise NotForKernelError("the kernel gives a shared target to the highest score only")
     tileset = rules.tileset
     if len(tileset) > MAX_TILES_VAST:  # (more than MAX_TILES: the wide, huge or vast build)
         raise NotForKernelError(
@@ -220,6 +218,7 @@ def spec_tuple(rules: RuleSet, players: int) -> tuple[Any, ...]:
             int(getattr(draw, "when_blocked", "as_stuck") == "one_each"),
             int(draw.voluntary and getattr(draw, "after_voluntary", "play") == "pass"),
             int(getattr(rules.match, "target_check", "round_end") == "at_once"),
+            int(getattr(rules.match, "several", "highest") == "round_winner"),
         ),
         (hand_size, rules.deal.table_tiles),
     )

@@ -84,7 +84,7 @@ static int read_spec(PyObject *t, Spec *sp) {
     if (tuple_of(head, 4, "head") || tuple_of(tiles, -1, "tiles") || tuple_of(wild, -1, "wild") ||
         tuple_of(start, 6, "start") || tuple_of(draw, 5, "draw") || tuple_of(scoring, 7, "scoring") ||
         tuple_of(places, -1, "places") || tuple_of(sides, -1, "sides") || tuple_of(match, 2, "match") ||
-        tuple_of(effects, -1, "effects") || tuple_of(flags, 4, "flags") || tuple_of(deal, 2, "deal"))
+        tuple_of(effects, -1, "effects") || tuple_of(flags, 5, "flags") || tuple_of(deal, 2, "deal"))
         return -1;
     GET(head, 0, sp->players);
     GET(head, 1, sp->top);
@@ -217,6 +217,7 @@ static int read_spec(PyObject *t, Spec *sp) {
     GET(flags, 1, sp->drain_blocked);
     GET(flags, 2, sp->draw_and_pass);
     GET(flags, 3, sp->end_in_play);
+    GET_IN(flags, 4, sp->round_winner, 0, 1);
     GET(deal, 0, sp->hand_size);
     GET(deal, 1, sp->table_tiles);
     if (sp->table_tiles > 2 || sp->table_tiles < 0 || sp->hand_size < 0 || sp->batch < 1 ||

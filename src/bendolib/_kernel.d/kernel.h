@@ -80,7 +80,7 @@ typedef uint8_t occ_index_t;
 #define MAXEFF 8
 /* The interface version, of every build: bendolib/_kernel_abi.py's ABI must equal it, else
  * a stale build (an editable install after a pull) is ignored rather than half used. */
-#define KERNEL_ABI 4
+#define KERNEL_ABI 5
 #define MAXSTEPS 200000 /* moves of one playout (a match of many rounds included) */
 #if MAXT > 256
 #define RADIUS 120     /* spiral cells known to the importer: chains of up to 1,024 tiles */
@@ -206,6 +206,7 @@ typedef struct {
     int multiple;           /* All Five's play scoring, 0: none */
     int neffects, effect_face[MAXEFF], effect_kind[MAXEFF], effect_count[MAXEFF];
     int even_closure, drain_blocked, draw_and_pass, end_in_play;
+    int round_winner; /* Match.several "round_winner": a shared target to the round's winner */
 } Spec;
 
 /* -- states ---------------------------------------------------------------------- */

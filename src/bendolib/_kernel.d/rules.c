@@ -223,9 +223,11 @@ static int score_round(const Spec *sp, const KState *st, int blocked, const int6
 }
 
 /* the winning side of the match, or -1 while it goes on (Match.winner); NO_SUM when a
- * side's total leaves 64 bits */
+ * side's total leaves 64 bits.  round_sides: a mask of the sides that won the round just
+ * ended (read under several="round_winner"; 0 from a placement under target_check
+ * "at_once", as the engine's Match.winner is told no round's winners there) */
 #define NO_SUM (-2)
-static int match_winner(const Spec *sp, const KState *st) {
+static int match_winner(const Spec *sp, const KState *st, unsigned round_sides) {
     int64_t totals[MAXP], best = 0;
     for (int i = 0; i < sp->nsides; i++) {
         totals[i] = 0;
@@ -237,6 +239,19 @@ static int match_winner(const Spec *sp, const KState *st) {
     }
     if (best < sp->target)
         return -1;
+    if (sp->round_winner) { /* the only side of the round's winners among those at the target */
+        int reached = 0, won = 0, side = -1;
+        for (int i = 0; i < sp->nsides; i++)
+            if (totals[i] >= sp->target) {
+                reached++;
+                if ((round_sides >> i) & 1) {
+                    won++;
+                    side = i;
+                }
+            }
+        if (reached > 1 && won == 1)
+            return side;
+    }
     int leader = -1;
     for (int i = 0; i < sp->nsides; i++)
         if (totals[i] == best) {
@@ -269,7 +284,10 @@ static int finish_round(const Spec *sp, KState *st, int blocked) {
     memcpy(st->r_order, st->out, sizeof st->out);
     st->r_nwinners = nwinners;
     memcpy(st->r_winners, winners, sizeof winners);
-    int winner = match_winner(sp, st);
+    unsigned round_sides = 0;
+    for (int k = 0; k < nwinners; k++)
+        round_sides |= 1u << sp->side_of[winners[k]];
+    int winner = match_winner(sp, st, round_sides);
     if (winner == NO_SUM)
         return E_UNSUPPORTED;
     st->phase = winner >= 0 ? GAME_OVER : ROUND_OVER;
@@ -517,7 +535,7 @@ static int do_place(const Spec *sp, KState *st, const KMove *m) {
             if (add_checked(&st->scores[player], total) || add_checked(&st->play_points[player], total))
                 return E_UNSUPPORTED;
             if (sp->end_in_play) {
-                int winner = match_winner(sp, st);
+                int winner = match_winner(sp, st, 0);
                 if (winner == NO_SUM)
                     return E_UNSUPPORTED;
                 if (winner >= 0)
