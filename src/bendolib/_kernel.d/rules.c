@@ -222,6 +222,23 @@ static int score_round(const Spec *sp, const KState *st, int blocked, const int6
     return 0;
 }
 
+/* Match.winner under several="round_winner" (here and in tri.c): of the sides at the
+ * target, the one that won the round just ended (round_sides, a mask), when several are
+ * at the target and it is the only winner among them; else -1 (the highest total wins) */
+static int round_winner_side(const int64_t *totals, int nsides, int64_t target,
+                             unsigned round_sides) {
+    int reached = 0, won = 0, side = -1;
+    for (int i = 0; i < nsides; i++)
+        if (totals[i] >= target) {
+            reached++;
+            if ((round_sides >> i) & 1) {
+                won++;
+                side = i;
+            }
+        }
+    return reached > 1 && won == 1 ? side : -1;
+}
+
 /* the winning side of the match, or -1 while it goes on (Match.winner); NO_SUM when a
  * side's total leaves 64 bits.  round_sides: a mask of the sides that won the round just
  * ended (read under several="round_winner"; 0 from a placement under target_check
@@ -239,17 +256,9 @@ static int match_winner(const Spec *sp, const KState *st, unsigned round_sides) 
     }
     if (best < sp->target)
         return -1;
-    if (sp->round_winner) { /* the only side of the round's winners among those at the target */
-        int reached = 0, won = 0, side = -1;
-        for (int i = 0; i < sp->nsides; i++)
-            if (totals[i] >= sp->target) {
-                reached++;
-                if ((round_sides >> i) & 1) {
-                    won++;
-                    side = i;
-                }
-            }
-        if (reached > 1 && won == 1)
+    if (sp->round_winner) {
+        int side = round_winner_side(totals, sp->nsides, sp->target, round_sides);
+        if (side >= 0)
             return side;
     }
     int leader = -1;

@@ -353,16 +353,8 @@ static int t_match_winner(const TSpec *sp, const TState *st, unsigned round_side
     if (best < sp->target)
         return -1;
     if (sp->round_winner) {
-        int reached = 0, won = 0, side = -1;
-        for (int i = 0; i < sp->nsides; i++)
-            if (totals[i] >= sp->target) {
-                reached++;
-                if ((round_sides >> i) & 1) {
-                    won++;
-                    side = i;
-                }
-            }
-        if (reached > 1 && won == 1)
+        int side = round_winner_side(totals, sp->nsides, sp->target, round_sides);
+        if (side >= 0)
             return side;
     }
     int leader = -1;
