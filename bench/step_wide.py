@@ -29,7 +29,7 @@ def on_double(name: str, top: int) -> RuleSet:
     return rules.configure(f"{name}-d{top}", tileset=tiles)
 
 
-STEP = ("_step_legal", "_step_apply", "_step_legal_wide", "_step_apply_wide")
+STEP = ("_step_legal", "_step_apply")  # (off, they take the larger builds' off too)
 SAVED = {name: getattr(engine, name) for name in STEP}
 
 

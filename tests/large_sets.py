@@ -11,11 +11,18 @@ the core"), for the differential tests: the compiled kernel's wide build
 from __future__ import annotations
 
 from functools import cache
+from types import ModuleType
 
 import bendolib
+from bendolib import engine
+from bendolib._kernel_abi import load_build
 from bendolib.geometry.chain import ChainGeometry
 from bendolib.rules.bendomino import ACTION_TILES
 from bendolib.tiles import TileSet
+
+#: The wide build of the kernel (65 to 128 tiles), its step functions set up by
+#: ``bendolib.engine``; None where it is not built (or without the kernel).
+WIDE: ModuleType | None = load_build("_kernel_wide") if engine._step_kernel is not None else None
 
 #: The built-in rule sets on a chain (straight or bend): the ones the wide build plays.
 CHAIN_GAMES = tuple(

@@ -22,7 +22,7 @@ from bendolib.geometry.triangles import TriangleBoard
 from bendolib.limits import MAX_TILES
 from bendolib.rules.drawing import DrawPolicy
 from bendolib.tiles import TileSet
-from large_sets import EVERY_LARGE_TRIANGLE_SET, LARGE_TRIANGLE_SETS, on_triangles
+from large_sets import EVERY_LARGE_TRIANGLE_SET, LARGE_TRIANGLE_SETS, WIDE, on_triangles
 from step_compare import assert_same_state, listed_both_ways
 
 pytestmark = pytest.mark.skipif(engine._step_kernel is None, reason="the kernel is not built")
@@ -89,7 +89,7 @@ def test_larger_triangle_sets_step_as_the_engine(
     player count: the wide build's step paths list and apply as the Python engine, and
     do the work."""
     rules = on_triangles(name, top, mirrors)
-    assert engine._step_legal_wide is not None and engine._step_apply_wide is not None
+    assert WIDE is not None
     for players in rules.player_counts:
         rng = random.Random(f"{name}/{top}/{players}")
         state = new_game(rules, players, players)
@@ -99,8 +99,8 @@ def test_larger_triangle_sets_step_as_the_engine(
                 break
             step = listed_both_ways(state, rng, monkeypatch, _pure)
             if state.board.placements:
-                compiled += engine._step_legal_wide(state) is not None
-                compiled += engine._step_apply_wide(state, step.move, state, step.slow) is not None
+                compiled += WIDE.step_legal(state) is not None
+                compiled += WIDE.step_apply(state, step.move, state, step.slow) is not None
             after = apply(state, step.listed)
             assert_same_state(after, step.expected)
             assert _tables(after) == _tables(step.expected)

@@ -18,19 +18,17 @@ import pytest
 
 import bendolib
 from bendolib import GameState, apply, engine, legal_moves, new_game, position_text
-from large_sets import CHAIN_GAMES, on_double
+from large_sets import CHAIN_GAMES, WIDE, on_double
 from step_compare import play_against_the_engine
 
-pytestmark = pytest.mark.skipif(
-    engine._step_legal_wide is None, reason="the wide build of the kernel is not built"
-)
+pytestmark = pytest.mark.skipif(WIDE is None, reason="the wide build of the kernel is not built")
 
 #: basic, a classic rule set and one with action tiles (97 tiles on double-12).
 NAMES = ["basic", "classic-draw", "classic-block", "domino-pairs", "bendo-all-in-actions"]
 
 
 def _pure(patch: pytest.MonkeyPatch) -> None:
-    for name in ("_step_legal", "_step_apply", "_step_legal_wide", "_step_apply_wide"):
+    for name in ("_step_legal", "_step_apply"):  # (the larger builds' are tried after these)
         patch.setattr(engine, name, None)
     patch.setattr(engine, "_deal_deck", None)
     patch.setattr(engine, "_deal_hands", None)
@@ -40,8 +38,8 @@ def _play(
     state: GameState, rng: random.Random, monkeypatch: pytest.MonkeyPatch, steps: int
 ) -> tuple[int, int]:
     """Random moves, each compared with the Python engine: (moves, wide listings and applies)."""
-    wide, wide_apply = engine._step_legal_wide, engine._step_apply_wide
-    assert wide is not None and wide_apply is not None
+    assert WIDE is not None
+    wide, wide_apply = WIDE.step_legal, WIDE.step_apply
     return play_against_the_engine(state, rng, monkeypatch, steps, _pure, wide, wide_apply)
 
 
@@ -98,8 +96,8 @@ def test_hostile_masks_left_to_python() -> None:
     rules = on_double("basic", 12)
     state = new_game(rules, 2, 5)
     state = apply(state, legal_moves(state)[0])
-    wide_legal, wide_apply = engine._step_legal_wide, engine._step_apply_wide
-    assert wide_legal is not None and wide_apply is not None
+    assert WIDE is not None
+    wide_legal, wide_apply = WIDE.step_legal, WIDE.step_apply
     assert wide_legal(state) is not None
     hands = state.hand_masks
     count = len(rules.tileset)

@@ -134,6 +134,13 @@ MAX_TILES_WIDE = 128
 MAX_TILES_HUGE = 256
 MAX_TILES_VAST = 1024
 MAX_PLAYERS = 8
+#: The builds beyond ``bendolib._kernel``, smallest first, each with the most tiles it
+#: takes: the smallest that takes a tile set plays it (the others decline it).
+LARGER_BUILDS = (
+    (MAX_TILES_WIDE, "_kernel_wide"),
+    (MAX_TILES_HUGE, "_kernel_huge"),
+    (MAX_TILES_VAST, "_kernel_vast"),
+)
 
 
 class NotForKernelError(Exception):

@@ -12,14 +12,7 @@ import attrs
 
 from bendolib import _memo as memo
 from bendolib._construct import fast_constructor, fast_evolver
-from bendolib._kernel_abi import (
-    MAX_TILES,
-    MAX_TILES_HUGE,
-    MAX_TILES_VAST,
-    MAX_TILES_WIDE,
-    load_build,
-    load_kernel,
-)
+from bendolib._kernel_abi import LARGER_BUILDS, MAX_TILES, load_build, load_kernel
 from bendolib._kernel_input import spec_tuple
 from bendolib._memo import remember
 from bendolib._placing import (
@@ -130,7 +123,7 @@ def _deal_kernel(tiles: int) -> Any:
     """The build of the kernel that deals a tile set of ``tiles`` tiles, or None."""
     if tiles <= MAX_TILES:
         return _step_kernel
-    return next((kernel for most, kernel in _DEAL_LARGER if tiles <= most), None)
+    return next((kernel for most, kernel in _LARGER if tiles <= most), None)
 
 
 def _deal_spec(rules: RuleSet, players: int) -> object | None:
@@ -1070,16 +1063,6 @@ if _step_kernel is not None:
     _step_apply = _step_kernel.step_apply
     _deal_deck = _step_kernel.deal_deck
     _deal_hands = _step_kernel.deal_hands
-#: The wide build's step functions (issue 24, point 2: tile sets of 65 to 128 tiles, whose
-#: states the 64-bit build leaves to the Python engine): tried when the first gives None.
-_step_legal_wide: Callable[[GameState], tuple[Move, ...] | None] | None = None
-_step_apply_wide: Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None] | None = (
-    None
-)
-_step_kernel_wide = _load_step_kernel("_kernel_wide") if _step_kernel is not None else None
-if _step_kernel_wide is not None:
-    _step_legal_wide = _step_kernel_wide.step_legal
-    _step_apply_wide = _step_kernel_wide.step_apply
 #: The step functions of the builds for more than 64 tiles, tried in turn when the 64-bit
 #: build's give None: the wide build's, then those of the huge (129 to 256 tiles) and vast
 #: (257 to 1,024) builds, each of which declines the sets the smaller builds take.
@@ -1087,21 +1070,15 @@ _step_legal_larger: tuple[Callable[[GameState], tuple[Move, ...] | None], ...] =
 _step_apply_larger: tuple[
     Callable[[GameState, Move, object, tuple[Move, ...]], GameState | None], ...
 ] = ()
-_DEAL_LARGER: tuple[tuple[int, Any], ...] = ()
-if _step_kernel_wide is not None:
-    _larger = (
-        _step_kernel_wide,
-        _load_step_kernel("_kernel_huge"),
-        _load_step_kernel("_kernel_vast"),
-    )
-    _step_legal_larger = tuple(kernel.step_legal for kernel in _larger if kernel is not None)
-    _step_apply_larger = tuple(kernel.step_apply for kernel in _larger if kernel is not None)
-    #: The builds that deal new_game's first round beyond 64 tiles, by the most tiles each
-    #: takes (issue 24, point 3, for the larger sets).
-    _DEAL_LARGER = tuple(
+#: The builds for more than 64 tiles that are built (``LARGER_BUILDS``), set up, by the
+#: most tiles each takes: their step functions above, and new_game's first deal of their
+#: tile sets (issue 24, point 3, for the larger sets).
+_LARGER: tuple[tuple[int, Any], ...] = ()
+if _step_kernel is not None:
+    _LARGER = tuple(
         (most, kernel)
-        for most, kernel in zip(
-            (MAX_TILES_WIDE, MAX_TILES_HUGE, MAX_TILES_VAST), _larger, strict=True
-        )
-        if kernel is not None
+        for most, name in LARGER_BUILDS
+        if (kernel := _load_step_kernel(name)) is not None
     )
+    _step_legal_larger = tuple(kernel.step_legal for _, kernel in _LARGER)
+    _step_apply_larger = tuple(kernel.step_apply for _, kernel in _LARGER)

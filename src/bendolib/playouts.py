@@ -27,10 +27,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from bendolib._kernel_abi import (
+    LARGER_BUILDS,
     MAX_TILES,
-    MAX_TILES_HUGE,
-    MAX_TILES_VAST,
-    MAX_TILES_WIDE,
     NotForKernelError,
     load_build,
     load_kernel,
@@ -65,12 +63,13 @@ _kernel_wide = load_build("_kernel_wide") if _kernel is not None else None
 _kernel_huge = load_build("_kernel_huge") if _kernel is not None else None
 _kernel_vast = load_build("_kernel_vast") if _kernel is not None else None
 
-#: The builds beyond ``bendolib._kernel``, by the most tiles each takes (the smallest that
-#: takes a tile set plays it).
-_BUILDS = (
-    (MAX_TILES_WIDE, "_kernel_wide", _kernel_wide),
-    (MAX_TILES_HUGE, "_kernel_huge", _kernel_huge),
-    (MAX_TILES_VAST, "_kernel_vast", _kernel_vast),
+#: The builds beyond ``bendolib._kernel`` (``LARGER_BUILDS``): the most tiles each takes,
+#: its name and the module.
+_BUILDS = tuple(
+    (most, name, build)
+    for (most, name), build in zip(
+        LARGER_BUILDS, (_kernel_wide, _kernel_huge, _kernel_vast), strict=True
+    )
 )
 
 #: True when the compiled kernel is loaded (playouts of the rule sets it knows run in it).
