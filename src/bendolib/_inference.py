@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from bendolib._memo import remember
 from bendolib._placing import placements
 from bendolib.geometry.board import Board
 from bendolib.geometry.chain import ChainGeometry, as_chain
@@ -542,9 +543,7 @@ def _start_exclusions(obs: Observation, own_block: int) -> dict[int, int]:
     if found is not None and found[0] is obs.rules:
         return dict(found[1])
     out = _excluded(obs, own_block, starter, opening)
-    if len(_EXCLUSIONS) >= 256:
-        _EXCLUSIONS.clear()
-    _EXCLUSIONS[key] = (obs.rules, out)
+    remember(_EXCLUSIONS, key, (obs.rules, out), limit=256)
     return dict(out)
 
 

@@ -12,9 +12,12 @@ V = TypeVar("V")
 LIMIT = 1 << 16
 
 
-def remember(memo: dict[K, V], key: K, value: V) -> V:
-    """Store ``value`` under ``key`` in ``memo`` (emptied first when full) and return it."""
-    if len(memo) >= LIMIT:
+def remember(memo: dict[K, V], key: K, value: V, limit: int = LIMIT) -> V:
+    """
+    Store ``value`` under ``key`` in ``memo`` (emptied first when it holds ``limit``
+    entries) and return it.
+    """
+    if len(memo) >= limit:
         memo.clear()
     memo[key] = value
     return value

@@ -28,6 +28,7 @@ from typing import Any
 import attrs
 
 from bendolib import rules as registry
+from bendolib._memo import remember
 from bendolib.errors import BendolibError, ParseError, RuleSetError
 from bendolib.geometry.bend import BendGeometry
 from bendolib.geometry.straight import StraightGeometry
@@ -309,10 +310,8 @@ def _configure(base: RuleSet, name: str, params: dict[str, Any]) -> RuleSet:
     key = (id(base), name)
     found = _UNCHANGED.get(key)
     if found is None or found[0] is not base:
-        if len(_UNCHANGED) >= 256:
-            _UNCHANGED.clear()
-        found = (base, base.configure(name if name != base.name else None))
-        _UNCHANGED[key] = found
+        configured = base.configure(name if name != base.name else None)
+        found = remember(_UNCHANGED, key, (base, configured), limit=256)
     return found[1]
 
 
