@@ -147,10 +147,8 @@ def _deal_spec(rules: RuleSet, players: int) -> object | None:
                 spec = kernel.compile(spec_tuple(rules, players)) if kernel is not None else None
             except Exception:  # any refusal: the Python engine deals (and raises)
                 spec = None
-        if len(_DEAL_SPECS) >= 256:
-            _DEAL_SPECS.clear()
         found = (rules, spec, kernel if spec is not None else None)
-        _DEAL_SPECS[key] = found
+        remember(_DEAL_SPECS, key, found, limit=256)
     latest[:] = [rules, players, found[1], found[2]]
     if found[2] is not None:
         # (called after new_game's checks of rules and players; a spec: 1 to 8 players)

@@ -36,6 +36,7 @@ from bendolib._kernel_abi import (
     missing_reason,
 )
 from bendolib._kernel_input import spec_tuple, state_tuple
+from bendolib._memo import remember
 from bendolib._playouts_reference import (
     MAX_MOVES,
     POLICIES,
@@ -132,10 +133,8 @@ def _compiled_in(rules: RuleSet, players: int) -> tuple[Any, str, Any]:
                 reason = str(exc)
             except kernel.UnsupportedError as exc:  # type: ignore[union-attr]
                 reason = str(exc)
-        if len(_SPECS) >= 256:
-            _SPECS.clear()
         found = (rules, spec, reason, kernel if spec is not None else None)
-        _SPECS[key] = found
+        remember(_SPECS, key, found, limit=256)
     _LATEST[:] = [rules, players, found[1], found[2], found[3]]
     if found[3] is _kernel and _kernel is not None and type(players) is int:
         # the rule set _kernel.quick serves (a player count of 1 to 8: the spec has one;
